@@ -1,0 +1,165 @@
+/*
+ * CFaceKit: the narrow C API that FaceKit's Swift code uses to reach OpenCV and dlib.
+ *
+ * Conventions, for every function below:
+ *   - The return value is a status (fk_status); FK_OK is 0.
+ *   - Results come back through out-parameters. On failure, out-parameters are left untouched
+ *     unless the function says otherwise.
+ *   - The last parameter is an optional, caller-owned error record. When it is not NULL and the
+ *     call fails, it receives the same status and a message naming the cause. It is not touched
+ *     on success.
+ *   - Handles are opaque. Each has a _create/_free pair; _free(NULL) is a no-op.
+ *   - No C++ exception ever leaves this API: every entry point converts them into a status.
+ *   - Borrowed pointers (paths, byte buffers) are only read during the call.
+ *
+ * Thread safety: an fk_image and an fk_shape_predictor may be shared between threads for
+ * reading. An fk_detector may not: dlib's detectors keep scratch state, so use one per thread.
+ */
+#ifndef CFACEKIT_H
+#define CFACEKIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum fk_status {
+    FK_OK = 0,
+    FK_INVALID_ARGUMENT = 1,   /* a NULL handle, a negative size, a scale out of range */
+    FK_FILE_UNREADABLE = 2,    /* missing file, a folder, no permission, I/O error */
+    FK_NOT_AN_IMAGE = 3,       /* empty file, unknown format, corrupt or truncated data */
+    FK_IMAGE_TOO_LARGE = 4,    /* more pixels than the caller allows */
+    FK_MODEL_UNAVAILABLE = 5,  /* model file missing or not a model of the expected kind */
+    FK_OUT_OF_MEMORY = 6,
+    FK_INTERNAL = 7            /* an unexpected OpenCV or dlib failure */
+} fk_status;
+
+/* Caller-owned error record. message is always NUL-terminated when status != FK_OK. */
+typedef struct fk_error {
+    int32_t status;
+    char message[512];
+} fk_error;
+
+typedef struct fk_point {
+    float x;
+    float y;
+} fk_point;
+
+typedef struct fk_rect {
+    float x;       /* left, pixels */
+    float y;       /* top, pixels */
+    float width;
+    float height;
+} fk_rect;
+
+typedef struct fk_detection {
+    fk_rect box;   /* in the coordinates of the image given to the detector */
+    float score;   /* detector confidence; HOG: SVM margin (> 0), CNN: MMOD score */
+} fk_detection;
+
+/* ---- Images ---------------------------------------------------------------------------------
+ * An fk_image is an upright 8-bit BGR image: EXIF orientation is applied, grey images are
+ * expanded, alpha is dropped and 16-bit samples are reduced to 8 bits.
+ */
+typedef struct fk_image fk_image;
+
+/* Pixel layouts accepted by fk_image_create_from_pixels. */
+typedef enum fk_pixel_format {
+    FK_PIXEL_GRAY8 = 0,
+    FK_PIXEL_RGB8 = 1,
+    FK_PIXEL_BGR8 = 2,
+    FK_PIXEL_RGBA8 = 3,
+    FK_PIXEL_BGRA8 = 4
+} fk_pixel_format;
+
+/* Reads and decodes the file at path (JPEG, PNG, BMP, TIFF, WebP, ...).
+ * max_pixels bounds width*height as read from the file header before anything is decoded;
+ * 0 means no bound of the caller's own (OpenCV's limit of 2^30 pixels still holds).
+ * A JPEG that lacks its end-of-image marker is reported as truncated (FK_NOT_AN_IMAGE).
+ * On success *out owns a new image, to be released with fk_image_free. */
+int32_t fk_image_create_from_file(const char *path, int64_t max_pixels, fk_image **out,
+                                  fk_error *error);
+
+/* Same as fk_image_create_from_file, for an encoded image held in memory. */
+int32_t fk_image_create_from_encoded(const uint8_t *bytes, size_t count, int64_t max_pixels,
+                                     fk_image **out, fk_error *error);
+
+/* Copies raw pixels (rows of bytes_per_row bytes, top row first) into a new image. */
+int32_t fk_image_create_from_pixels(const uint8_t *pixels, int32_t width, int32_t height,
+                                    int32_t bytes_per_row, int32_t format, fk_image **out,
+                                    fk_error *error);
+
+void fk_image_free(fk_image *image);
+
+/* Width and height in pixels of the upright image. */
+int32_t fk_image_get_size(const fk_image *image, int32_t *width, int32_t *height,
+                          fk_error *error);
+
+/* ---- Face detectors -------------------------------------------------------------------------
+ * Finds face boxes. The HOG detector is dlib's frontal_face_detector (80x80 px window); the CNN
+ * detector is dlib's MMOD detector loaded from mmod_human_face_detector.dat.
+ */
+typedef struct fk_detector fk_detector;
+
+typedef enum fk_detector_kind {
+    FK_DETECTOR_HOG = 0,
+    FK_DETECTOR_CNN = 1
+} fk_detector_kind;
+
+/* model_path is ignored for FK_DETECTOR_HOG (its model is compiled into dlib). */
+int32_t fk_detector_create(int32_t kind, const char *model_path, fk_detector **out,
+                           fk_error *error);
+
+void fk_detector_free(fk_detector *detector);
+
+/* Runs the detector on image resized by scale (0.05 ... 8; 1 = as is), and reports boxes in the
+ * coordinates of the unscaled image. At most capacity detections, highest score first, are
+ * written to out; *count receives how many were written. */
+int32_t fk_detector_detect(fk_detector *detector, const fk_image *image, float scale,
+                           fk_detection *out, int32_t capacity, int32_t *count,
+                           fk_error *error);
+
+/* ---- Shape predictor ------------------------------------------------------------------------
+ * dlib's shape_predictor (an ensemble of regression trees), for example the 68-point model.
+ */
+typedef struct fk_shape_predictor fk_shape_predictor;
+
+int32_t fk_shape_predictor_create(const char *model_path, fk_shape_predictor **out,
+                                  fk_error *error);
+
+void fk_shape_predictor_free(fk_shape_predictor *predictor);
+
+/* Number of points the model places (68 for the iBUG 300-W model). */
+int32_t fk_shape_predictor_point_count(const fk_shape_predictor *predictor, int32_t *count,
+                                       fk_error *error);
+
+/* Places the model's points in box. capacity must be at least the model's point count;
+ * *count receives that count. */
+int32_t fk_shape_predictor_predict(const fk_shape_predictor *predictor, const fk_image *image,
+                                   fk_rect box, fk_point *out, int32_t capacity,
+                                   int32_t *count, fk_error *error);
+
+/* ---- Head pose ------------------------------------------------------------------------------
+ * Solves for the rotation of a rigid 3D mean face that projects onto the given 2D points
+ * (OpenCV's solvePnP, iterative), with a pinhole camera whose focal length is the image width
+ * and whose centre is the image centre.
+ *
+ * model_points: count points in the face's own frame (x toward the image's right for a frontal
+ * face, y down, z away from the camera), any unit. image_points: the same count of pixels.
+ * rotation: row-major 3x3 matrix taking face-frame vectors into the camera frame (x right,
+ * y down, z forward). translation: the face origin in the camera frame, in model units. */
+typedef struct fk_pose {
+    double rotation[9];
+    double translation[3];
+} fk_pose;
+
+int32_t fk_solve_pose(const float *model_points_xyz, const fk_point *image_points, int32_t count,
+                      int32_t image_width, int32_t image_height, fk_pose *out, fk_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CFACEKIT_H */

@@ -1,0 +1,110 @@
+// Face detection: dlib's HOG frontal detector and its MMOD CNN detector, run at a caller-chosen
+// scale so that the smallest face wanted just fits the detector's window.
+#include "CFaceKit.h"
+#include "guard.hpp"
+#include "image.hpp"
+
+#include <dlib/dnn.h>
+#include <dlib/image_processing/frontal_face_detector.h>
+#include <dlib/opencv/cv_image.h>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+// The network of mmod_human_face_detector.dat, as in dlib's dnn_mmod_face_detection_ex.cpp.
+template <long N, typename S> using con5d = dlib::con<N, 5, 5, 2, 2, S>;
+template <long N, typename S> using con5 = dlib::con<N, 5, 5, 1, 1, S>;
+template <typename S>
+using downsampler = dlib::relu<dlib::affine<con5d<32, dlib::relu<dlib::affine<con5d<32,
+                    dlib::relu<dlib::affine<con5d<16, S>>>>>>>>>;
+template <typename S> using rcon5 = dlib::relu<dlib::affine<con5<45, S>>>;
+using mmod_net = dlib::loss_mmod<dlib::con<1, 9, 9, 1, 1, rcon5<rcon5<rcon5<downsampler<
+                 dlib::input_rgb_image_pyramid<dlib::pyramid_down<6>>>>>>>>;
+
+cv::Mat scaled(const cv::Mat &bgr, float scale) {
+    if (std::abs(scale - 1.0f) < 1e-3f) return bgr;
+    cv::Mat out;
+    cv::resize(bgr, out, cv::Size(), scale, scale, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+    return out;
+}
+
+fk_detection to_detection(const dlib::rectangle &r, double score, float scale) {
+    fk_detection d;
+    d.box = {float(r.left()) / scale, float(r.top()) / scale, float(r.width()) / scale,
+             float(r.height()) / scale};
+    d.score = float(score);
+    return d;
+}
+
+}  // namespace
+
+struct fk_detector {
+    fk_detector_kind kind;
+    dlib::frontal_face_detector hog;
+    std::unique_ptr<mmod_net> cnn;
+
+    std::vector<fk_detection> detect(const cv::Mat &bgr, float scale) {
+        cv::Mat input = scaled(bgr, scale);
+        std::vector<fk_detection> found;
+        if (kind == FK_DETECTOR_HOG) {
+            std::vector<dlib::rect_detection> dets;
+            hog(dlib::cv_image<dlib::bgr_pixel>(input), dets, 0.0);
+            for (auto &d : dets) found.push_back(to_detection(d.rect, d.detection_confidence, scale));
+        } else {
+            dlib::matrix<dlib::rgb_pixel> rgb;
+            dlib::assign_image(rgb, dlib::cv_image<dlib::bgr_pixel>(input));
+            for (auto &d : (*cnn)(rgb))
+                found.push_back(to_detection(d.rect, d.detection_confidence, scale));
+        }
+        std::stable_sort(found.begin(), found.end(),
+                         [](const fk_detection &a, const fk_detection &b) { return a.score > b.score; });
+        return found;
+    }
+};
+
+extern "C" int32_t fk_detector_create(int32_t kind, const char *model_path, fk_detector **out,
+                                      fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(out != nullptr, "out must not be NULL");
+        fk::require(kind == FK_DETECTOR_HOG || kind == FK_DETECTOR_CNN, "unknown detector kind");
+        auto detector = std::make_unique<fk_detector>();
+        detector->kind = fk_detector_kind(kind);
+        if (kind == FK_DETECTOR_HOG) {
+            detector->hog = dlib::get_frontal_face_detector();
+        } else {
+            fk::require(model_path != nullptr, "the CNN detector needs a model path");
+            if (!std::ifstream(model_path))
+                throw fk::failure(FK_MODEL_UNAVAILABLE, std::string("cannot open ") + model_path);
+            detector->cnn = std::make_unique<mmod_net>();
+            try {
+                dlib::deserialize(model_path) >> *detector->cnn;
+            } catch (const dlib::serialization_error &e) {
+                throw fk::failure(FK_MODEL_UNAVAILABLE,
+                                  std::string(model_path) + " is not an MMOD face detector: " + e.what());
+            }
+        }
+        *out = detector.release();
+    });
+}
+
+extern "C" void fk_detector_free(fk_detector *detector) { delete detector; }
+
+extern "C" int32_t fk_detector_detect(fk_detector *detector, const fk_image *image, float scale,
+                                      fk_detection *out, int32_t capacity, int32_t *count,
+                                      fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(detector != nullptr && image != nullptr && count != nullptr, "NULL argument");
+        fk::require(capacity >= 0 && (out != nullptr || capacity == 0), "bad output buffer");
+        fk::require(scale >= 0.05f && scale <= 8.0f, "scale must be in [0.05, 8]");
+        auto found = detector->detect(image->bgr, scale);
+        int32_t n = std::min<int32_t>(capacity, int32_t(found.size()));
+        std::copy_n(found.begin(), n, out);
+        *count = n;
+    });
+}

@@ -1,0 +1,191 @@
+// Image decoding: file and memory input, header-size check, truncation check, EXIF orientation.
+#include "CFaceKit.h"
+#include "guard.hpp"
+#include "image.hpp"
+
+#include <opencv2/core/utils/logger.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <sys/stat.h>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+/// OpenCV's own stderr logging would interleave with ours; failures are reported with the path.
+void silence_opencv() {
+    static const bool done = [] {
+        cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+        return true;
+    }();
+    (void)done;
+}
+
+uint32_t be16(const uint8_t *p) { return uint32_t(p[0]) << 8 | p[1]; }
+uint32_t be32(const uint8_t *p) { return be16(p) << 16 | be16(p + 2); }
+uint32_t le16(const uint8_t *p) { return uint32_t(p[1]) << 8 | p[0]; }
+uint32_t le24(const uint8_t *p) { return le16(p) | uint32_t(p[2]) << 16; }
+uint32_t le32(const uint8_t *p) { return le16(p) | le16(p + 2) << 16; }
+
+bool is_jpeg(const Bytes &b) { return b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF; }
+
+/// Width and height from the file header, for the formats whose header is cheap to read;
+/// nullopt when the format is another one (OpenCV's own limit then applies).
+std::optional<std::pair<int64_t, int64_t>> header_size(const Bytes &b) {
+    const size_t n = b.size();
+    if (n >= 24 && std::memcmp(b.data(), "\x89PNG\r\n\x1a\n", 8) == 0)
+        return std::make_pair(int64_t(be32(&b[16])), int64_t(be32(&b[20])));
+    if (n >= 26 && b[0] == 'B' && b[1] == 'M') {
+        int32_t h = int32_t(le32(&b[22]));
+        return std::make_pair(int64_t(int32_t(le32(&b[18]))), int64_t(h < 0 ? -int64_t(h) : h));
+    }
+    if (n >= 30 && std::memcmp(b.data(), "RIFF", 4) == 0 && std::memcmp(&b[8], "WEBP", 4) == 0) {
+        if (std::memcmp(&b[12], "VP8X", 4) == 0)
+            return std::make_pair(int64_t(le24(&b[24])) + 1, int64_t(le24(&b[27])) + 1);
+        if (std::memcmp(&b[12], "VP8L", 4) == 0 && n >= 25) {
+            uint32_t bits = le32(&b[21]);
+            return std::make_pair(int64_t(bits & 0x3FFF) + 1, int64_t((bits >> 14) & 0x3FFF) + 1);
+        }
+        if (std::memcmp(&b[12], "VP8 ", 4) == 0)
+            return std::make_pair(int64_t(le16(&b[26]) & 0x3FFF), int64_t(le16(&b[28]) & 0x3FFF));
+        return std::nullopt;
+    }
+    if (is_jpeg(b)) {
+        size_t i = 2;
+        while (i + 9 < n) {
+            if (b[i] != 0xFF) return std::nullopt;
+            uint8_t marker = b[i + 1];
+            if (marker == 0xFF) { ++i; continue; }
+            bool sof = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 &&
+                       marker != 0xCC;
+            if (sof) return std::make_pair(int64_t(be16(&b[i + 7])), int64_t(be16(&b[i + 5])));
+            i += 2 + be16(&b[i + 2]);
+        }
+    }
+    return std::nullopt;
+}
+
+/// A JPEG's last scan (SOS, FFDA) must be followed by its end-of-image marker (FFD9). Inside
+/// entropy-coded data every FF byte is stuffed, so neither marker can appear by accident.
+bool jpeg_is_truncated(const Bytes &b) {
+    size_t last_sos = 0, last_eoi = 0;
+    for (size_t i = 0; i + 1 < b.size(); ++i) {
+        if (b[i] != 0xFF) continue;
+        if (b[i + 1] == 0xDA) last_sos = i;
+        else if (b[i + 1] == 0xD9) last_eoi = i;
+    }
+    return last_sos == 0 || last_eoi < last_sos;
+}
+
+cv::Mat to_bgr8(const cv::Mat &decoded) {
+    cv::Mat m = decoded;
+    if (m.depth() != CV_8U) {
+        double scale = m.depth() == CV_16U ? 1.0 / 257.0 : m.depth() == CV_32F ? 255.0 : 1.0;
+        m.convertTo(m, CV_8U, scale);
+    }
+    cv::Mat out;
+    switch (m.channels()) {
+    case 1: cv::cvtColor(m, out, cv::COLOR_GRAY2BGR); break;
+    case 3: out = m; break;
+    case 4: cv::cvtColor(m, out, cv::COLOR_BGRA2BGR); break;
+    default: throw fk::failure(FK_NOT_AN_IMAGE, "unsupported number of channels");
+    }
+    return out;
+}
+
+fk_image *decode(const Bytes &bytes, int64_t max_pixels) {
+    silence_opencv();
+    if (bytes.empty()) throw fk::failure(FK_NOT_AN_IMAGE, "empty file");
+    if (auto size = header_size(bytes)) {
+        auto [w, h] = *size;
+        if (w <= 0 || h <= 0) throw fk::failure(FK_NOT_AN_IMAGE, "header gives no image size");
+        if (max_pixels > 0 && w * h > max_pixels)
+            throw fk::failure(FK_IMAGE_TOO_LARGE,
+                              std::to_string(w) + "x" + std::to_string(h) + " pixels is over the limit of " +
+                                  std::to_string(max_pixels));
+    }
+    if (is_jpeg(bytes) && jpeg_is_truncated(bytes))
+        throw fk::failure(FK_NOT_AN_IMAGE, "truncated JPEG (no end-of-image marker)");
+    cv::Mat decoded;
+    try {
+        // IMREAD_ANYDEPTH keeps 16-bit samples for our own scaling; IMREAD_ANYCOLOR keeps grey
+        // and alpha for explicit conversion; EXIF orientation is applied by default.
+        decoded = cv::imdecode(bytes, cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR);
+    } catch (const cv::Exception &e) {
+        throw fk::failure(FK_NOT_AN_IMAGE, std::string("decoder failed: ") + e.err);
+    }
+    if (decoded.empty()) throw fk::failure(FK_NOT_AN_IMAGE, "unknown format or corrupt data");
+    if (max_pixels > 0 && int64_t(decoded.cols) * decoded.rows > max_pixels)
+        throw fk::failure(FK_IMAGE_TOO_LARGE, std::to_string(decoded.cols) + "x" +
+                                                  std::to_string(decoded.rows) + " pixels is over the limit");
+    return new fk_image{to_bgr8(decoded)};
+}
+
+Bytes read_file(const char *path) {
+    struct stat st {};
+    if (::stat(path, &st) != 0)
+        throw fk::failure(FK_FILE_UNREADABLE, std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) throw fk::failure(FK_FILE_UNREADABLE, "is a folder");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw fk::failure(FK_FILE_UNREADABLE, std::strerror(errno));
+    Bytes bytes(size_t(st.st_size));
+    in.read(reinterpret_cast<char *>(bytes.data()), std::streamsize(bytes.size()));
+    if (size_t(in.gcount()) != bytes.size()) throw fk::failure(FK_FILE_UNREADABLE, "read error");
+    return bytes;
+}
+
+}  // namespace
+
+extern "C" int32_t fk_image_create_from_file(const char *path, int64_t max_pixels, fk_image **out,
+                                             fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(path != nullptr && out != nullptr, "path and out must not be NULL");
+        *out = decode(read_file(path), max_pixels);
+    });
+}
+
+extern "C" int32_t fk_image_create_from_encoded(const uint8_t *bytes, size_t count, int64_t max_pixels,
+                                                fk_image **out, fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(out != nullptr && (bytes != nullptr || count == 0), "bytes and out must not be NULL");
+        *out = decode(Bytes(bytes, bytes + count), max_pixels);
+    });
+}
+
+extern "C" int32_t fk_image_create_from_pixels(const uint8_t *pixels, int32_t width, int32_t height,
+                                               int32_t bytes_per_row, int32_t format, fk_image **out,
+                                               fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(pixels != nullptr && out != nullptr, "pixels and out must not be NULL");
+        fk::require(width > 0 && height > 0, "width and height must be positive");
+        static const int channels[] = {1, 3, 3, 4, 4};
+        static const int codes[] = {cv::COLOR_GRAY2BGR, cv::COLOR_RGB2BGR, -1, cv::COLOR_RGBA2BGR,
+                                    cv::COLOR_BGRA2BGR};
+        fk::require(format >= FK_PIXEL_GRAY8 && format <= FK_PIXEL_BGRA8, "unknown pixel format");
+        fk::require(bytes_per_row >= width * channels[format], "bytes_per_row is less than a row");
+        cv::Mat view(height, width, CV_8UC(channels[format]), const_cast<uint8_t *>(pixels),
+                     size_t(bytes_per_row));
+        auto image = new fk_image{};
+        if (codes[format] < 0) view.copyTo(image->bgr);
+        else cv::cvtColor(view, image->bgr, codes[format]);
+        *out = image;
+    });
+}
+
+extern "C" void fk_image_free(fk_image *image) { delete image; }
+
+extern "C" int32_t fk_image_get_size(const fk_image *image, int32_t *width, int32_t *height,
+                                     fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(image != nullptr && width != nullptr && height != nullptr, "NULL argument");
+        *width = image->bgr.cols;
+        *height = image->bgr.rows;
+    });
+}

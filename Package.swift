@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// dlib's templates run ~100x slower at -O0, so the shim is optimised in every configuration.
+let nativeOptimisation: [CXXSetting] = [.unsafeFlags(["-O2", "-std=c++17", "-fvisibility=hidden"])]
+
+let package = Package(
+    name: "FaceKit",
+    products: [
+        .library(name: "FaceKit", targets: ["FaceKit"]),
+        .executable(name: "facekit", targets: ["facekit"]),
+    ],
+    targets: [
+        .target(
+            name: "CFaceKit",
+            path: "CInterop/CFaceKit",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])] + nativeOptimisation,
+            linkerSettings: [
+                // dlib-1.pc names absolute library paths that SwiftPM drops: list them here.
+                .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
+                .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
+                .linkedLibrary("opencv_imgcodecs"), .linkedLibrary("opencv_calib3d"),
+                .linkedLibrary("opencv_videoio"), .linkedLibrary("stdc++"), .linkedLibrary("m"),
+            ]
+        ),
+        .target(name: "FaceKit", dependencies: ["CFaceKit"]),
+        .target(name: "FaceKitCLI", dependencies: ["FaceKit"]),
+        .executableTarget(name: "facekit", dependencies: ["FaceKitCLI"]),
+        .target(name: "FaceKitDatasets"),
+        .target(name: "FaceKitTestSupport", dependencies: ["FaceKitDatasets"], path: "Tests/FaceKitTestSupport"),
+        .testTarget(name: "FaceKitTests", dependencies: ["FaceKit", "FaceKitDatasets", "FaceKitTestSupport"]),
+        .testTarget(name: "FaceKitCLITests", dependencies: ["FaceKitCLI", "FaceKit", "FaceKitTestSupport"]),
+    ],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,46 @@
+internal import CFaceKit
+import Foundation
+
+/// One of dlib's face detectors (`fk_detector`). Not thread-safe: use one per thread.
+final class NativeDetector {
+    enum Kind: Int32 {
+        /// dlib's frontal_face_detector (HOG + linear SVM), 80x80 px window.
+        case hog = 0
+        /// dlib's MMOD CNN (mmod_human_face_detector.dat), about 80x80 px smallest face.
+        case cnn = 1
+    }
+
+    struct Detection {
+        var box: CGRect
+        var score: Double
+    }
+
+    private let pointer: OpaquePointer
+    let kind: Kind
+
+    /// Runs `fk_detector_create`. `modelPath` is needed for `.cnn` only.
+    init(kind: Kind, modelPath: String?) throws(FaceKitError) {
+        var created: OpaquePointer?
+        try callNative(subject: modelPath ?? "HOG detector") { fk_detector_create(kind.rawValue, modelPath, &created, $0) }
+        pointer = created!
+        self.kind = kind
+    }
+
+    deinit { fk_detector_free(pointer) }
+
+    /// Runs `fk_detector_detect` on the image resized by `scale`; boxes are in unscaled pixels,
+    /// highest score first.
+    func detect(in image: FaceImage, scale: Double, capacity: Int = 1024) throws(FaceKitError) -> [Detection] {
+        var buffer = [fk_detection](repeating: fk_detection(), count: capacity)
+        var count: Int32 = 0
+        try callNative(subject: "face detection") {
+            fk_detector_detect(pointer, image.handle.pointer, Float(scale), &buffer, Int32(capacity), &count, $0)
+        }
+        return buffer.prefix(Int(count)).map {
+            Detection(
+                box: CGRect(x: Double($0.box.x), y: Double($0.box.y), width: Double($0.box.width),
+                            height: Double($0.box.height)),
+                score: Double($0.score))
+        }
+    }
+}

@@ -1,0 +1,50 @@
+internal import CFaceKit
+
+/// The shim's status codes, mirrored so that Swift code never compares raw integers.
+enum NativeStatus: Int32, CaseIterable {
+    case ok = 0
+    case invalidArgument = 1
+    case fileUnreadable = 2
+    case notAnImage = 3
+    case imageTooLarge = 4
+    case modelUnavailable = 5
+    case outOfMemory = 6
+    case `internal` = 7
+
+    /// The C value of the same name in CFaceKit.h (pinned by a test).
+    var cValue: Int32 {
+        switch self {
+        case .ok: Int32(FK_OK.rawValue)
+        case .invalidArgument: Int32(FK_INVALID_ARGUMENT.rawValue)
+        case .fileUnreadable: Int32(FK_FILE_UNREADABLE.rawValue)
+        case .notAnImage: Int32(FK_NOT_AN_IMAGE.rawValue)
+        case .imageTooLarge: Int32(FK_IMAGE_TOO_LARGE.rawValue)
+        case .modelUnavailable: Int32(FK_MODEL_UNAVAILABLE.rawValue)
+        case .outOfMemory: Int32(FK_OUT_OF_MEMORY.rawValue)
+        case .internal: Int32(FK_INTERNAL.rawValue)
+        }
+    }
+}
+
+/// Runs one shim call with a fresh error record and turns a failure into a ``FaceKitError``.
+/// This is the only place where native failures become Swift errors.
+///
+/// - Parameter subject: what the call was about (a file path, a model name), for the message.
+func callNative(
+    subject: String, _ body: (UnsafeMutablePointer<fk_error>) -> Int32
+) throws(FaceKitError) {
+    var record = fk_error()
+    let status = body(&record)
+    guard status != NativeStatus.ok.rawValue else { return }
+    let message = withUnsafeBytes(of: &record.message) { raw in
+        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+    }
+    switch NativeStatus(rawValue: status) {
+    case .fileUnreadable: throw .unreadableFile(path: subject, reason: message)
+    case .notAnImage: throw .notAnImage(source: subject, reason: message)
+    case .imageTooLarge: throw .imageTooLarge(source: subject, reason: message)
+    case .modelUnavailable: throw .modelUnavailable(name: subject, reason: message)
+    case .outOfMemory: throw .native(reason: "\(subject): out of memory")
+    default: throw .native(reason: "\(subject): \(message)")
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// One face found in an image, as in ML Kit's `Face`.
+///
+/// Optional values are `nil` when they were not computed, never 0 or -1;
+/// ``absenceReason(_:)`` says why a probability is missing.
+public struct Face: Sendable, Equatable {
+    /// Which probability ``absenceReason(_:)`` is asked about.
+    public enum Probability: String, Sendable, CaseIterable {
+        case smiling, leftEyeOpen, rightEyeOpen
+    }
+
+    /// Why a probability is absent.
+    public enum AbsenceReason: String, Sendable, Equatable {
+        /// classificationMode was `.none`.
+        case notRequested = "not_requested"
+        /// This build has no classifier for the value yet.
+        case classifierUnavailable = "classifier_unavailable"
+        /// The eye is turned away from the camera.
+        case eyeNotVisible = "eye_not_visible"
+        /// The face is below the minimum size the classifier can judge.
+        case faceTooSmall = "face_too_small"
+        /// The landmarks the classifier needs are implausible.
+        case landmarksImplausible = "landmarks_implausible"
+    }
+
+    /// Box in pixels of the upright image, origin top-left.
+    public var frame: CGRect
+    /// Pitch in degrees; positive when the face is turned up.
+    public var headEulerAngleX: Double
+    /// Yaw in degrees; positive when the face is turned toward the image's right side.
+    public var headEulerAngleY: Double
+    /// Roll in degrees; positive when the face is rotated counter-clockwise in the image.
+    public var headEulerAngleZ: Double
+    /// The landmarks found, empty unless landmarkMode is `.all`. Ears are left out when turned
+    /// away from the camera.
+    public var landmarks: [FaceLandmark]
+    /// The contours, empty unless contourMode is `.all` and this is the most prominent face.
+    public var contours: [FaceContour]
+    public var smilingProbability: Double?
+    public var leftEyeOpenProbability: Double?
+    public var rightEyeOpenProbability: Double?
+    /// Present only with tracking enabled.
+    public var trackingID: Int?
+    /// Why each absent probability is absent.
+    public var absenceReasons: [Probability: AbsenceReason]
+    /// The detector's confidence, for ranking; not comparable between performance modes.
+    public var detectionScore: Double
+
+    public init(
+        frame: CGRect, headEulerAngleX: Double = 0, headEulerAngleY: Double = 0,
+        headEulerAngleZ: Double = 0, landmarks: [FaceLandmark] = [], contours: [FaceContour] = [],
+        smilingProbability: Double? = nil, leftEyeOpenProbability: Double? = nil,
+        rightEyeOpenProbability: Double? = nil, trackingID: Int? = nil,
+        absenceReasons: [Probability: AbsenceReason] = [:], detectionScore: Double = 0
+    ) {
+        self.frame = frame
+        self.headEulerAngleX = headEulerAngleX
+        self.headEulerAngleY = headEulerAngleY
+        self.headEulerAngleZ = headEulerAngleZ
+        self.landmarks = landmarks
+        self.contours = contours
+        self.smilingProbability = smilingProbability
+        self.leftEyeOpenProbability = leftEyeOpenProbability
+        self.rightEyeOpenProbability = rightEyeOpenProbability
+        self.trackingID = trackingID
+        self.absenceReasons = absenceReasons
+        self.detectionScore = detectionScore
+    }
+
+    /// The landmark of the given type, if it was computed.
+    public func landmark(ofType type: FaceLandmark.LandmarkType) -> FaceLandmark? {
+        landmarks.first { $0.type == type }
+    }
+
+    /// The contour of the given type, if it was computed.
+    public func contour(ofType type: FaceContour.ContourType) -> FaceContour? {
+        contours.first { $0.type == type }
+    }
+
+    /// The value of a probability, `nil` when absent.
+    public func probability(_ kind: Probability) -> Double? {
+        switch kind {
+        case .smiling: smilingProbability
+        case .leftEyeOpen: leftEyeOpenProbability
+        case .rightEyeOpen: rightEyeOpenProbability
+        }
+    }
+
+    /// Why a probability is absent; `nil` when it is present.
+    public func absenceReason(_ kind: Probability) -> AbsenceReason? {
+        probability(kind) == nil ? absenceReasons[kind] : nil
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import FaceKitDatasets
+import FaceKitTestSupport
+@testable import FaceKit
+
+/// End-to-end detection on real photos. Expected numbers for obama.jpg come from
+/// ageitgey/face_recognition's own tests (../shared/data/expected/face_recognition.md).
+@Suite("FaceDetector", .needsModels)
+struct FaceDetectorTests {
+    static func detector(_ configure: (inout FaceDetectorOptions) -> Void = { _ in }) throws -> FaceDetector {
+        var options = FaceDetectorOptions()
+        configure(&options)
+        return try FaceDetector(options: options, models: ModelLocator(directory: TestData.models))
+    }
+
+    @Test("HOG at 2x finds obama.jpg's face where face_recognition does", .needsSharedData)
+    func obamaParity() throws {
+        let image = try FaceImage(contentsOfFile: TestData.shared("photos/face_recognition/obama.jpg"))
+        #expect(image.width == 910 && image.height == 1137)
+        let found = try NativeDetector(kind: .hog, modelPath: nil).detect(in: image, scale: 2)
+        try #require(found.count == 1)
+        // face_recognition: (top, right, bottom, left) = (142, 617, 409, 349), dlib's inclusive corners.
+        let box = found[0].box
+        #expect(abs(box.minX - 349) <= 3 && abs(box.minY - 142) <= 3)
+        #expect(abs(box.maxX - 618) <= 3 && abs(box.maxY - 410) <= 3)
+    }
+
+    @Test("the 68-point model places obama.jpg's jaw where face_recognition does", .needsSharedData)
+    func obamaLandmarkParity() throws {
+        let image = try FaceImage(contentsOfFile: TestData.shared("photos/face_recognition/obama.jpg"))
+        let predictor = try NativeShapePredictor(modelPath: ModelLocator(directory: TestData.models).path(for: .landmarks68))
+        let points = try predictor.points(in: image, box: CGRect(x: 349, y: 142, width: 269, height: 268))
+        let chin: [(Double, Double)] = [
+            (369, 220), (372, 254), (378, 289), (384, 322), (395, 353), (414, 382), (437, 407), (464, 424), (495, 428),
+            (527, 420), (552, 399), (576, 372), (594, 344), (604, 314), (610, 282), (613, 250), (615, 219),
+        ]
+        try #require(points.count == 68)
+        for (i, (x, y)) in chin.enumerated() {
+            #expect(abs(points[i].x - x) <= 1 && abs(points[i].y - y) <= 1, "jaw point \(i): \(points[i])")
+        }
+    }
+
+    @Test("default options find one frontal face in obama.jpg, with landmarks in the right places", .needsSharedData)
+    func obamaDefault() throws {
+        let faces = try Self.detector { $0.landmarkMode = .all }
+            .process(FaceImage(contentsOfFile: TestData.shared("photos/face_recognition/obama.jpg")))
+        try #require(faces.count == 1)
+        let face = faces[0]
+        #expect(face.frame.intersectionOverUnion(CGRect(x: 349, y: 142, width: 269, height: 268)) > 0.7)
+        #expect(abs(face.headEulerAngleY) < 20 && abs(face.headEulerAngleZ) < 10)
+        let leftEye = try #require(face.landmark(ofType: .leftEye)).position
+        let rightEye = try #require(face.landmark(ofType: .rightEye)).position
+        let nose = try #require(face.landmark(ofType: .noseBase)).position
+        let mouth = try #require(face.landmark(ofType: .mouthBottom)).position
+        #expect(leftEye.x > rightEye.x, "the subject's left eye is on the image's right")
+        #expect(nose.y > leftEye.y && mouth.y > nose.y)
+        #expect(face.frame.contains(nose))
+    }
+
+    @Test("probabilities are absent, never 0, and say why")
+    func absentProbabilities() throws {
+        let image = try FaceImage(contentsOfFile: TestData.fixture("astronaut.png"))
+        let plain = try Self.detector().process(image)
+        let classified = try Self.detector { $0.classificationMode = .all }.process(image)
+        try #require(plain.count == 1 && classified.count == 1)
+        for kind in Face.Probability.allCases {
+            #expect(plain[0].probability(kind) == nil)
+            #expect(plain[0].absenceReason(kind) == .notRequested)
+            #expect(classified[0].absenceReason(kind) != .notRequested)
+        }
+        #expect(plain[0].trackingID == nil)
+        #expect(plain[0].landmarks.isEmpty && plain[0].contours.isEmpty)
+    }
+
+    @Test("contours have ML Kit's 133 points, inside and around the face")
+    func contours() throws {
+        let faces = try Self.detector { $0.contourMode = .all }.process(FaceImage(contentsOfFile: TestData.fixture("astronaut.png")))
+        try #require(faces.count == 1)
+        #expect(faces[0].contours.count == 15)
+        #expect(faces[0].contours.reduce(0) { $0 + $1.points.count } == 133)
+        let nose = try #require(faces[0].contour(ofType: .noseBottom)).points[1]
+        #expect(faces[0].frame.contains(nose))
+    }
+
+    @Test("a portrait stored sideways with EXIF orientation is analysed upright")
+    func exifOrientation() throws {
+        let detector = try Self.detector()
+        let upright = try detector.process(FaceImage(contentsOfFile: TestData.fixture("astronaut-portrait.png")))
+        let sideways = try detector.process(FaceImage(contentsOfFile: TestData.fixture("astronaut-portrait-exif6.jpg")))
+        try #require(upright.count == 1 && sideways.count == 1)
+        #expect(sideways[0].frame.intersectionOverUnion(upright[0].frame) > 0.8)
+        #expect(abs(sideways[0].headEulerAngleZ) < 15)
+    }
+
+    @Test("grey, alpha and 16-bit images give the same face as the colour original",
+          arguments: ["astronaut-gray.png", "astronaut-rgba.png", "astronaut-16bit.png", "astronaut.webp"])
+    func variants(name: String) throws {
+        let detector = try Self.detector()
+        let reference = try detector.process(FaceImage(contentsOfFile: TestData.fixture("astronaut.png")))
+        let variant = try detector.process(FaceImage(contentsOfFile: TestData.fixture(name)))
+        try #require(reference.count == 1 && variant.count == 1)
+        #expect(variant[0].frame.intersectionOverUnion(reference[0].frame) > 0.8)
+    }
+
+    @Test("face counts on photos with a known number of faces", .needsSharedData,
+          arguments: [("photos/pyfeat/single_face.jpg", 1), ("photos/pyfeat/free-mountain-vector-01.jpg", 0),
+                      ("photos/dlib-faces/dogs.jpg", 0), ("photos/face_recognition/two_people.jpg", 2),
+                      ("photos/face_recognition/32bit.png", 1)])
+    func faceCounts(path: String, expected: Int) throws {
+        let faces = try Self.detector().process(FaceImage(contentsOfFile: TestData.shared(path)))
+        #expect(faces.count == expected)
+    }
+
+    @Test("accurate mode finds the turned fifth face of multi_face.jpg that fast mode's frontal HOG misses",
+          .needsSharedData)
+    func turnedFace() throws {
+        let image = try FaceImage(contentsOfFile: TestData.shared("photos/pyfeat/multi_face.jpg"))
+        let fast = try Self.detector().process(image)
+        let accurate = try Self.detector { $0.performanceMode = .accurate }.process(image)
+        #expect(fast.count == 4)
+        #expect(accurate.count == 5)
+        #expect(accurate.contains { abs($0.headEulerAngleY) > 30 }, "the extra face is turned")
+    }
+
+    @Test("fast mode finds most of the labelled faces in dlib's testing.xml", .needsSharedData)
+    func testingXMLRecall() throws {
+        let labels = try LabelledBoxes(contentsOf: TestData.shared("photos/dlib-faces/testing.xml"))
+        let detector = try Self.detector()
+        var tally = DetectionTally()
+        for image in labels.images {
+            let faces = try detector.process(FaceImage(contentsOfFile: image.file))
+            tally.add(detections: faces.map(\.frame), labels: image.boxes)
+        }
+        #expect(tally.labelled == 25)
+        #expect(tally.recall >= 0.8, "found \(tally.found) of \(tally.labelled)")
+        #expect(tally.falsePositives <= 2)
+    }
+
+    @Test("a missing model is a clear error that says how to get it")
+    func missingModel() {
+        var locator = ModelLocator(directory: "/nonexistent")
+        locator.overrides[.landmarks68] = "/nonexistent/shape_predictor_68_face_landmarks.dat"
+        #expect {
+            try FaceDetector(models: locator)
+        } throws: { error in
+            guard case .modelUnavailable(let name, _) = error as? FaceKitError else { return false }
+            return name == "shape_predictor_68_face_landmarks.dat"
+        }
+    }
+}
