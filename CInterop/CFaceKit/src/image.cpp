@@ -2,6 +2,7 @@
 #include "CFaceKit.h"
 #include "guard.hpp"
 #include "image.hpp"
+#include "png_decoder.hpp"
 
 #include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -40,7 +41,7 @@ bool is_jpeg(const Bytes &b) { return b.size() >= 3 && b[0] == 0xFF && b[1] == 0
 /// nullopt when the format is another one (OpenCV's own limit then applies).
 std::optional<std::pair<int64_t, int64_t>> header_size(const Bytes &b) {
     const size_t n = b.size();
-    if (n >= 24 && std::memcmp(b.data(), "\x89PNG\r\n\x1a\n", 8) == 0)
+    if (n >= 24 && fk::is_png(b))
         return std::make_pair(int64_t(be32(&b[16])), int64_t(be32(&b[20])));
     if (n >= 26 && b[0] == 'B' && b[1] == 'M') {
         int32_t h = int32_t(le32(&b[22]));
@@ -113,6 +114,7 @@ fk_image *decode(const Bytes &bytes, int64_t max_pixels) {
     }
     if (is_jpeg(bytes) && jpeg_is_truncated(bytes))
         throw fk::failure(FK_NOT_AN_IMAGE, "truncated JPEG (no end-of-image marker)");
+    if (fk::is_png(bytes)) return new fk_image{fk::decode_png(bytes)};
     cv::Mat decoded;
     try {
         // IMREAD_ANYDEPTH keeps 16-bit samples for our own scaling; IMREAD_ANYCOLOR keeps grey

@@ -1,0 +1,16 @@
+// PNG decoding that never writes to stderr (see png_decoder.cpp).
+#pragma once
+
+#include <opencv2/core.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace fk {
+
+bool is_png(const std::vector<uint8_t> &bytes);
+
+/// Decodes a PNG to 8-bit BGR; throws fk::failure(FK_NOT_AN_IMAGE) on corrupt data.
+cv::Mat decode_png(const std::vector<uint8_t> &bytes);
+
+}  // namespace fk

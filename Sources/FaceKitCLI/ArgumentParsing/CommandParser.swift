@@ -1,0 +1,136 @@
+/// Turns a command line into the command to run, a help request or a version request.
+///
+/// Rules, as in swift-argument-parser: the first words select subcommands; `-h`/`--help`
+/// anywhere before `--` asks for help; `help [<subcommand>]` too; options take their value as
+/// `--name value` or `--name=value`; `--` makes every later word positional; for a repeated
+/// option the last value wins.
+struct CommandParser {
+    enum Outcome {
+        /// Print the help of the last command in the path.
+        case help([any ParsableCommand.Type])
+        case version(String)
+        /// Validated and ready to run.
+        case run(any ParsableCommand, [any ParsableCommand.Type])
+    }
+
+    /// A usage error together with the usage lines of the command it concerns.
+    struct Failure: Error {
+        var error: CommandError
+        var footer: String
+
+        init(error: CommandError, path: [any ParsableCommand.Type]) {
+            self.error = error
+            footer = HelpFormatter.usageErrorFooter(for: path)
+        }
+    }
+
+    let root: any ParsableCommand.Type
+
+    func parse(_ arguments: [String]) throws(Failure) -> Outcome {
+        var path: [any ParsableCommand.Type] = [root]
+        var rest = arguments[...]
+        while let current = path.last, !current.configuration.subcommands.isEmpty {
+            guard let word = rest.first else { return .help(path) }
+            if word == "-h" || word == "--help" { return .help(path) }
+            if word == "--version", let version = current.configuration.version { return .version(version) }
+            if word == "help" {
+                for name in rest.dropFirst() {
+                    guard let next = Self.subcommand(named: name, of: path.last!) else {
+                        throw Failure(error: CommandError("Unknown subcommand '\(name)'"), path: path)
+                    }
+                    path.append(next)
+                }
+                return .help(path)
+            }
+            guard let next = Self.subcommand(named: word, of: current) else {
+                let kind = word.hasPrefix("-") ? "option" : "subcommand"
+                throw Failure(error: CommandError("Unknown \(kind) '\(word)'"), path: path)
+            }
+            path.append(next)
+            rest = rest.dropFirst()
+        }
+        do {
+            guard let command = try path.last!.parse(Array(rest)) else { return .help(path) }
+            try command.validate()
+            return .run(command, path)
+        } catch {
+            throw Failure(error: error, path: path)
+        }
+    }
+
+    static func subcommand(named name: String, of command: any ParsableCommand.Type) -> (any ParsableCommand.Type)? {
+        command.configuration.subcommands.first { $0.configuration.commandName == name }
+    }
+
+}
+
+extension ParsableCommand {
+    /// The command with its options filled in, or `nil` when help was asked for.
+    static func parse(_ words: [String]) throws(CommandError) -> Self? {
+        // Help wins over every other mistake on the line, as in swift-argument-parser.
+        if words.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) { return nil }
+        var command = Self()
+        let definitions = Self.arguments
+        var positionals: [String] = []
+        var index = 0
+        var onlyPositionals = false
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if onlyPositionals || word == "-" || !word.hasPrefix("-") {
+                positionals.append(word)
+                continue
+            }
+            if word == "--" {
+                onlyPositionals = true
+                continue
+            }
+            let body = word.drop { $0 == "-" }
+            let name = String(body.prefix { $0 != "=" })
+            let inlineValue = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
+            guard word.hasPrefix("--"),
+                let definition = definitions.first(where: { $0.name == name && !$0.isPositional })
+            else { throw CommandError("Unknown option '\(word.prefix { $0 != "=" })'") }
+            switch definition.kind {
+            case .flag:
+                if inlineValue != nil { throw CommandError("The flag '\(definition.synopsis)' does not take a value") }
+                try assign(definition, "", to: &command)
+            case .option:
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else if index < words.count, !words[index].hasPrefix("--") {
+                    value = words[index]
+                    index += 1
+                } else {
+                    throw CommandError("Missing value for '\(definition.synopsis)'")
+                }
+                try assign(definition, value, to: &command)
+            case .positional:
+                break
+            }
+        }
+        if let positional = definitions.first(where: \.isPositional) {
+            if positionals.isEmpty { throw CommandError("Missing expected argument '\(positional.synopsis)'") }
+            for word in positionals { try assign(positional, word, to: &command) }
+        } else if let extra = positionals.first {
+            throw CommandError("Unexpected argument '\(extra)'")
+        }
+        return command
+    }
+
+    private static func assign<C>(_ definition: ArgumentDefinition<C>, _ value: String, to command: inout C)
+        throws(CommandError)
+    {
+        do {
+            try definition.assign(&command, value)
+        } catch {
+            var message = "The value '\(value)' is invalid for '\(definition.synopsis)'"
+            let allowed = definition.allowedValues.map { "'\($0)'" }
+            if allowed.count > 1 {
+                message += ". Please provide one of \(allowed.dropLast().joined(separator: ", ")) or \(allowed.last!)."
+            }
+            throw CommandError(message)
+        }
+    }
+}

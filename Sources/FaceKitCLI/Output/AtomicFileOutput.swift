@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A runtime failure while writing the output.
+public struct OutputError: Error, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Writes to a hidden temporary file next to `path` and renames it over `path` in
+/// ``commit()``, so `path` holds either its old content or the complete new output, never a
+/// half-written file. A value dropped without `commit()` deletes its temporary file.
+public final class AtomicFileOutput: TextOutput {
+    public let path: String
+    /// The temporary file, `.<name>.<random>.tmp` in the same folder.
+    public let temporaryPath: String
+    private let output: FileDescriptorOutput
+    private var finished = false
+
+    public init(path: String) throws(OutputError) {
+        self.path = path
+        var isFolder = stat()
+        if stat(path, &isFolder) == 0, (isFolder.st_mode & S_IFMT) == S_IFDIR {
+            throw OutputError("\(path): cannot write output: it is a folder")
+        }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var attempt = 0
+        while true {
+            let candidate = "\(folder).\(name).\(UInt32.random(in: 0...UInt32.max)).tmp"
+            // 0666 filtered by the umask: the permissions a plain `> file` would give.
+            let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if descriptor >= 0 {
+                temporaryPath = candidate
+                output = FileDescriptorOutput(descriptor: descriptor, buffered: true)
+                return
+            }
+            let code = errno
+            attempt += 1
+            if code != EEXIST || attempt > 100 {
+                throw OutputError("\(path): cannot write output: \(systemErrorMessage(code))")
+            }
+        }
+    }
+
+    public func write(_ text: String) { output.write(text) }
+    public func flush() { output.flush() }
+
+    /// Flushes, syncs and renames the temporary file into place.
+    public func commit() throws(OutputError) {
+        guard !finished else { return }
+        finished = true
+        output.flush()
+        var code = output.errorNumber
+        if code == 0, fsync(output.descriptor) != 0 { code = errno }
+        if close(output.descriptor) != 0, code == 0 { code = errno }
+        if code == 0, rename(temporaryPath, path) != 0 { code = errno }
+        if code != 0 {
+            unlink(temporaryPath)
+            throw OutputError("\(path): cannot write output: \(systemErrorMessage(code))")
+        }
+    }
+
+    /// Deletes the temporary file and leaves `path` as it was.
+    public func discard() {
+        guard !finished else { return }
+        finished = true
+        close(output.descriptor)
+        unlink(temporaryPath)
+    }
+
+    deinit { discard() }
+}

@@ -1,0 +1,92 @@
+import FaceKit
+import Foundation
+
+/// The CSV table of docs/mlkit-semantics.md: one row per face, LF line ends, RFC 4180 quoting.
+///
+/// An empty cell means "not computed": no frame for a still image, no tracking ID without
+/// tracking, an absent probability or landmark.
+///
+/// ```
+/// source,frame,timestamp_ms,face,tracking_id,x,y,width,height,head_euler_x,...
+/// photos/a.jpg,,,0,,120.5,88,210,210,-3.1,12.25,0.5,,,
+/// ```
+public struct CSVFaceWriter: FaceRecordWriter {
+    public static let fixedColumns = [
+        "source", "frame", "timestamp_ms", "face", "tracking_id", "x", "y", "width", "height",
+        "head_euler_x", "head_euler_y", "head_euler_z",
+        "smiling_probability", "left_eye_open_probability", "right_eye_open_probability",
+    ]
+
+    public let columns: FaceRecordColumns
+    let output: any TextOutput
+
+    public init(columns: FaceRecordColumns, output: any TextOutput) {
+        self.columns = columns
+        self.output = output
+    }
+
+    /// The column names; landmark columns `<type>_x,<type>_y` follow only with landmarks.
+    public static func header(columns: FaceRecordColumns) -> [String] {
+        guard columns.landmarks else { return fixedColumns }
+        return fixedColumns
+            + FaceLandmark.LandmarkType.allCases.flatMap { ["\($0.snakeCaseName)_x", "\($0.snakeCaseName)_y"] }
+    }
+
+    /// The cells of one row, unquoted.
+    public static func cells(for record: FaceRecord, columns: FaceRecordColumns) -> [String] {
+        let face = record.face
+        func text(_ value: Double?, _ format: (Double) -> String?) -> String { value.flatMap(format) ?? "" }
+        var cells = [
+            record.source,
+            record.frame.map(String.init) ?? "",
+            text(record.timestampMilliseconds, NumberFormat.timestamp),
+            String(record.index),
+            face.trackingID.map(String.init) ?? "",
+            text(Double(face.frame.origin.x), NumberFormat.coordinate),
+            text(Double(face.frame.origin.y), NumberFormat.coordinate),
+            text(Double(face.frame.size.width), NumberFormat.coordinate),
+            text(Double(face.frame.size.height), NumberFormat.coordinate),
+            text(face.headEulerAngleX, NumberFormat.angle),
+            text(face.headEulerAngleY, NumberFormat.angle),
+            text(face.headEulerAngleZ, NumberFormat.angle),
+            text(face.smilingProbability, NumberFormat.probability),
+            text(face.leftEyeOpenProbability, NumberFormat.probability),
+            text(face.rightEyeOpenProbability, NumberFormat.probability),
+        ]
+        if columns.landmarks {
+            for type in FaceLandmark.LandmarkType.allCases {
+                let position = face.landmark(ofType: type)?.position
+                cells.append(text(position.map { Double($0.x) }, NumberFormat.coordinate))
+                cells.append(text(position.map { Double($0.y) }, NumberFormat.coordinate))
+            }
+        }
+        return cells
+    }
+
+    /// `field` quoted per RFC 4180 when it holds a comma, a double quote, CR or LF.
+    public static func quoted(_ field: String) -> String {
+        guard field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }) else {
+            return field
+        }
+        return "\"" + field.doublingQuotes() + "\""
+    }
+
+    /// One line of CSV, ending in LF.
+    public static func line(_ cells: [String]) -> String {
+        cells.map(quoted).joined(separator: ",") + "\n"
+    }
+
+    public func writeHeader() { output.write(Self.line(Self.header(columns: columns))) }
+    public func write(_ record: FaceRecord) { output.write(Self.line(Self.cells(for: record, columns: columns))) }
+}
+
+extension String {
+    /// Every `"` written twice, as RFC 4180 escapes it inside a quoted field.
+    fileprivate func doublingQuotes() -> String {
+        var result = ""
+        for scalar in unicodeScalars {
+            if scalar == "\"" { result += "\"\"" } else { result.unicodeScalars.append(scalar) }
+        }
+        return result
+    }
+}

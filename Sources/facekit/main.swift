@@ -1,0 +1,4 @@
+import FaceKitCLI
+import Foundation
+
+exit(FaceKitCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))

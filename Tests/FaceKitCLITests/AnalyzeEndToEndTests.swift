@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+@testable import FaceKitCLI
+
+/// `facekit analyze` run in process on real files with the real detector.
+@Suite("analyze end to end", .enabled(if: TestSupport.modelsAvailable, TestSupport.modelsMissingMessage))
+struct AnalyzeEndToEndTests {
+    @Test("a good image gives the header and one row per face, exit status 0")
+    func goodImage() throws {
+        let run = TestSupport.analyze([TestSupport.astronaut])
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)
+        let lines = run.stdoutLines
+        #expect(lines.first == CSVFaceWriterTests.fixedHeader)
+        #expect(lines.count >= 2)
+        for line in lines.dropFirst() {
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+            #expect(cells.count == 15)
+            #expect(cells[0] == TestSupport.astronaut[...])
+            #expect(cells[1].isEmpty && cells[2].isEmpty && cells[4].isEmpty)
+            #expect(cells[12].isEmpty && cells[13].isEmpty && cells[14].isEmpty)  // not classified
+        }
+        #expect(lines[1].split(separator: ",", omittingEmptySubsequences: false)[3] == "0")
+    }
+
+    @Test("bad inputs get one stderr line each, good ones are still written, exit status 1")
+    func badInputs() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let missing = folder + "/missing.jpg"
+            let empty = try TestSupport.makeFile(folder, "empty.png")
+            let text = try TestSupport.makeFile(folder, "x.jpg", contents: Data("this is not a JPEG\n".utf8))
+            let full = try TestSupport.astronautData()
+            let truncated = try TestSupport.makeFile(folder, "truncated.png", contents: full.prefix(full.count / 3))
+            let run = TestSupport.analyze([missing, empty, TestSupport.astronaut, text, truncated])
+            #expect(run.status == 1)
+            let errors = run.stderrLines
+            #expect(errors.count == 4, "\(errors)")
+            for (line, path) in zip(errors, [missing, empty, text, truncated]) {
+                #expect(line.hasPrefix("facekit: "), "\(line)")
+                #expect(line.contains(path), "\(line)")
+            }
+            let rows = run.stdoutLines.dropFirst()
+            #expect(!rows.isEmpty)
+            #expect(rows.allSatisfy { $0.hasPrefix(TestSupport.astronaut + ",") })
+        }
+    }
+
+    @Test("an image over --max-pixels is refused with a message naming it")
+    func tooLarge() {
+        let run = TestSupport.analyze(["--max-pixels", "1000", TestSupport.astronaut])
+        #expect(run.status == 1)
+        #expect(run.stderrLines.count == 1)
+        #expect(run.stderr.hasPrefix("facekit: \(TestSupport.astronaut)"))
+        #expect(run.stdoutLines == [CSVFaceWriterTests.fixedHeader])
+    }
+
+    @Test("folders are walked in path order and non-images skipped quietly")
+    func folderWalk() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let data = try TestSupport.astronautData()
+            try TestSupport.makeFile(folder, "b/face.PNG", contents: data)
+            try TestSupport.makeFile(folder, "a.png", contents: data)
+            try TestSupport.makeFile(folder, "notes.txt", contents: Data("hello".utf8))
+            let run = TestSupport.analyze([folder])
+            #expect(run.status == 0)
+            #expect(run.stderr.isEmpty)
+            let sources = run.stdoutLines.dropFirst().map { String($0.prefix { $0 != "," }) }
+            #expect(Array(NSOrderedSet(array: sources)) as? [String] == [folder + "/a.png", folder + "/b/face.PNG"])
+        }
+    }
+
+    @Test("--output replaces the file only when complete and leaves no temporary file")
+    func outputFile() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let output = folder + "/faces.csv"
+            try Data("old content\n".utf8).write(to: URL(fileURLWithPath: output))
+            let run = TestSupport.analyze(["--output", output, TestSupport.astronaut, folder + "/missing.png"])
+            #expect(run.status == 1)
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderrLines.count == 1)
+            let written = try String(contentsOfFile: output, encoding: .utf8)
+            #expect(written.hasPrefix(CSVFaceWriterTests.fixedHeader + "\n" + TestSupport.astronaut + ","))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["faces.csv"])
+        }
+    }
+
+    @Test("an --output in a missing folder is a runtime failure that names it")
+    func outputFolderMissing() throws {
+        let run = TestSupport.analyze(["--output", "/nonexistent-folder/faces.csv", TestSupport.astronaut])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("facekit: /nonexistent-folder/faces.csv: cannot write output: "))
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test("JSON Lines output parses and carries landmarks, contours and absence reasons")
+    func jsonLines() throws {
+        let run = TestSupport.analyze(["--format", "jsonl", "--landmarks", "--contours", TestSupport.astronaut])
+        #expect(run.status == 0)
+        let lines = run.stdoutLines
+        #expect(!lines.isEmpty)
+        let objects = try lines.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        for object in objects {
+            #expect(object["source"] as? String == TestSupport.astronaut)
+            #expect((object["landmarks"] as? [String: Any])?.count == 10)
+            let absent = try #require(object["absent"] as? [String: String])
+            #expect(absent["smiling_probability"] == "not_requested")
+            #expect(object["smiling_probability"] is NSNull)
+        }
+        let contourCounts = objects.map { ($0["contours"] as? [String: Any])?.count ?? -1 }
+        #expect(
+            contourCounts.filter { $0 > 0 }.count == 1, "only the most prominent face has contours: \(contourCounts)")
+    }
+
+    @Test("--landmarks adds 20 filled columns")
+    func landmarkColumns() throws {
+        let run = TestSupport.analyze(["--landmarks", TestSupport.astronaut])
+        #expect(run.status == 0)
+        let lines = run.stdoutLines
+        #expect(lines.first?.split(separator: ",").count == 35)
+        let row = try #require(lines.dropFirst().first).split(separator: ",", omittingEmptySubsequences: false)
+        #expect(row.count == 35)
+        #expect(!row[15].isEmpty && !row[16].isEmpty)  // left_eye
+    }
+}
+
+/// A few runs of the built `facekit` binary, as a user would.
+@Suite(
+    "facekit executable",
+    .enabled(
+        if: TestSupport.executable != nil,
+        "the facekit executable was not found next to the test bundle; run `swift build` first"))
+struct ExecutableTests {
+    @Test("--version and usage errors exit with their status")
+    func statuses() throws {
+        let version = try TestSupport.runExecutable(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout == "0.1.0\n")
+        let usage = try TestSupport.runExecutable(["analyze", "--mode", "slow", "a.jpg"])
+        #expect(usage.status == 64)
+        #expect(usage.stderr.hasPrefix("Error: The value 'slow' is invalid for '--mode <mode>'"))
+    }
+
+    @Test(
+        "a good and a missing file: one row written, one error line, exit status 1",
+        .enabled(if: TestSupport.modelsAvailable, TestSupport.modelsMissingMessage))
+    func analyze() throws {
+        let run = try TestSupport.runExecutable([
+            "analyze", "--model-dir", TestSupport.modelDirectory!, TestSupport.astronaut, "/nonexistent/x.jpg",
+        ])
+        #expect(run.status == 1)
+        let ours = run.stderrLines.filter { $0.hasPrefix("facekit: ") }
+        #expect(ours.count == 1)
+        #expect(ours.first?.hasPrefix("facekit: /nonexistent/x.jpg") == true)
+        #expect(run.stderrLines.count == ours.count, "nothing else on stderr: \(run.stderrLines)")
+        #expect(run.stdoutLines.first == CSVFaceWriterTests.fixedHeader)
+        #expect(run.stdoutLines.dropFirst().first?.hasPrefix(TestSupport.astronaut + ",,,0,,") == true)
+    }
+}

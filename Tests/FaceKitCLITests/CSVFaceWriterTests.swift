@@ -1,0 +1,95 @@
+import FaceKit
+import Foundation
+import Testing
+
+@testable import FaceKitCLI
+
+/// A face with every field set to a value that exercises rounding.
+func sampleFace() -> Face {
+    Face(
+        frame: CGRect(x: 10.004, y: 20.5, width: 100, height: 99.999), headEulerAngleX: -0.001,
+        headEulerAngleY: 12.345, headEulerAngleZ: -3.1,
+        landmarks: [
+            FaceLandmark(type: .leftEye, position: CGPoint(x: 40.126, y: 50)),
+            FaceLandmark(type: .mouthBottom, position: CGPoint(x: 60, y: 90.5)),
+        ],
+        smilingProbability: 0.87654, leftEyeOpenProbability: nil, rightEyeOpenProbability: 1,
+        absenceReasons: [.leftEyeOpen: .eyeNotVisible])
+}
+
+@Suite("CSVFaceWriter")
+struct CSVFaceWriterTests {
+    static let fixedHeader =
+        "source,frame,timestamp_ms,face,tracking_id,x,y,width,height,head_euler_x,head_euler_y,head_euler_z,smiling_probability,left_eye_open_probability,right_eye_open_probability"
+
+    @Test("the header is the documented one without --landmarks")
+    func headerWithoutLandmarks() {
+        #expect(CSVFaceWriter.header(columns: FaceRecordColumns()).joined(separator: ",") == Self.fixedHeader)
+    }
+
+    @Test("--landmarks adds x and y columns for the 10 landmarks in order")
+    func headerWithLandmarks() {
+        let header = CSVFaceWriter.header(columns: FaceRecordColumns(landmarks: true)).joined(separator: ",")
+        #expect(
+            header == Self.fixedHeader
+                + ",left_eye_x,left_eye_y,right_eye_x,right_eye_y,left_ear_x,left_ear_y,right_ear_x,right_ear_y,left_cheek_x,left_cheek_y,right_cheek_x,right_cheek_y,nose_base_x,nose_base_y,mouth_left_x,mouth_left_y,mouth_right_x,mouth_right_y,mouth_bottom_x,mouth_bottom_y"
+        )
+    }
+
+    @Test("contours add no columns")
+    func contoursNoColumns() {
+        #expect(CSVFaceWriter.header(columns: FaceRecordColumns(contours: true)).count == 15)
+    }
+
+    @Test("a still-image row leaves frame, timestamp, tracking ID and absent values empty")
+    func stillRow() {
+        let record = FaceRecord(source: "photos/a.jpg", index: 2, face: sampleFace())
+        let line = CSVFaceWriter.line(CSVFaceWriter.cells(for: record, columns: FaceRecordColumns()))
+        #expect(line == "photos/a.jpg,,,2,,10,20.5,100,100,0,12.35,-3.1,0.8765,,1\n")
+    }
+
+    @Test("landmark cells are empty for landmarks not computed")
+    func landmarkCells() {
+        let cells = CSVFaceWriter.cells(
+            for: FaceRecord(source: "a", index: 0, face: sampleFace()), columns: FaceRecordColumns(landmarks: true))
+        #expect(cells.count == 35)
+        #expect(Array(cells[15...16]) == ["40.13", "50"])
+        #expect(cells[17...32].allSatisfy { $0.isEmpty })
+        #expect(Array(cells[33...34]) == ["60", "90.5"])
+    }
+
+    @Test("a video row carries frame, timestamp and tracking ID")
+    func videoRow() {
+        var face = sampleFace()
+        face.trackingID = 7
+        let cells = CSVFaceWriter.cells(
+            for: FaceRecord(source: "v.mp4", frame: 12, timestampMilliseconds: 400.0004, index: 0, face: face),
+            columns: FaceRecordColumns())
+        #expect(Array(cells[0...4]) == ["v.mp4", "12", "400", "0", "7"])
+    }
+
+    @Test(
+        "fields are quoted per RFC 4180 only when they need it",
+        arguments: [
+            ("plain/path.jpg", "plain/path.jpg"), ("a,b.jpg", "\"a,b.jpg\""),
+            ("say \"hi\".jpg", "\"say \"\"hi\"\".jpg\""),
+            ("line\nbreak.jpg", "\"line\nbreak.jpg\""), ("cr\r.jpg", "\"cr\r.jpg\""), ("", ""),
+            ("ünïcode é.jpg", "ünïcode é.jpg"),
+            ("tab\t.jpg", "tab\t.jpg"),
+        ])
+    func quoting(field: String, expected: String) {
+        #expect(CSVFaceWriter.quoted(field) == expected)
+    }
+
+    @Test("the writer writes the header once and one line per record")
+    func writer() {
+        let output = StringOutput()
+        let writer = CSVFaceWriter(columns: FaceRecordColumns(), output: output)
+        writer.writeHeader()
+        writer.write(FaceRecord(source: "a,b.jpg", index: 0, face: sampleFace()))
+        let lines = output.text.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0] == Self.fixedHeader)
+        #expect(lines[1].hasPrefix("\"a,b.jpg\",,,0,"))
+    }
+}

@@ -1,0 +1,71 @@
+import FaceKit
+import Foundation
+import Testing
+
+@testable import FaceKitCLI
+
+@Suite("JSONLinesFaceWriter")
+struct JSONLinesFaceWriterTests {
+    @Test(
+        "strings escape quotes, backslashes and control characters",
+        arguments: [
+            ("a.jpg", #""a.jpg""#), ("say \"hi\"", #""say \"hi\"""#), (#"C:\x"#, #""C:\\x""#), ("a\nb", #""a\nb""#),
+            ("a\rb\tc", #""a\rb\tc""#), ("\u{01}", #""\u0001""#), ("\u{1F}", #""\u001f""#), ("é/😀", "\"é/😀\""),
+            ("\u{2028}", #""\u2028""#), ("/", #""/""#),
+        ])
+    func escaping(text: String, expected: String) {
+        #expect(JSONLinesFaceWriter.string(text) == expected)
+    }
+
+    @Test("escaped strings read back unchanged", arguments: ["a\"b\\c\n\r\t\u{0}\u{7F}\u{2028}é😀", "", "plain"])
+    func roundTrip(text: String) throws {
+        let data = Data(("[" + JSONLinesFaceWriter.string(text) + "]").utf8)
+        let array = try #require(try JSONSerialization.jsonObject(with: data) as? [String])
+        #expect(array == [text])
+    }
+
+    @Test("a still-image line has the fixed keys in order, null for absent values and the reasons")
+    func stillLine() {
+        let line = JSONLinesFaceWriter.line(
+            for: FaceRecord(source: "a.jpg", index: 1, face: sampleFace()), columns: FaceRecordColumns())
+        #expect(
+            line
+                == #"{"source":"a.jpg","frame":null,"timestamp_ms":null,"face":1,"tracking_id":null,"box":{"x":10,"y":20.5,"width":100,"height":100},"head_euler":{"x":0,"y":12.35,"z":-3.1},"smiling_probability":0.8765,"left_eye_open_probability":null,"right_eye_open_probability":1,"absent":{"left_eye_open_probability":"eye_not_visible"}}"#
+                + "\n")
+    }
+
+    @Test("landmarks list all 10 keys, null when absent; contours list those present")
+    func landmarksAndContours() throws {
+        var face = sampleFace()
+        face.contours = [FaceContour(type: .noseBridge, points: [CGPoint(x: 1.005, y: 2), CGPoint(x: -3.5, y: 4)])]
+        face.trackingID = 3
+        let line = JSONLinesFaceWriter.line(
+            for: FaceRecord(source: "v.mp4", frame: 4, timestampMilliseconds: 133.3333, index: 0, face: face),
+            columns: FaceRecordColumns(landmarks: true, contours: true))
+        #expect(line.hasSuffix("\n") && line.filter { $0 == "\n" }.count == 1)
+        #expect(line.contains(#""frame":4,"timestamp_ms":133.333,"face":0,"tracking_id":3,"#))
+        #expect(line.contains(#""landmarks":{"left_eye":[40.13,50],"right_eye":null,"#))
+        #expect(line.contains(#""mouth_bottom":[60,90.5]}"#))
+        #expect(
+            line.contains(#""contours":{"nose_bridge":[[1,2],[-3.5,4]]}}"#)
+                || line.contains(#""contours":{"nose_bridge":[[1.01,2],[-3.5,4]]}}"#))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect((object["landmarks"] as? [String: Any])?.count == 10)
+    }
+
+    @Test("contours is an empty object for a face without contours when contours were requested")
+    func emptyContours() {
+        let line = JSONLinesFaceWriter.line(
+            for: FaceRecord(source: "a", index: 0, face: Face(frame: .zero)), columns: FaceRecordColumns(contours: true)
+        )
+        #expect(line.hasSuffix(#","contours":{}}"# + "\n"))
+        #expect(!line.contains("landmarks"))
+    }
+
+    @Test("the writer writes no header")
+    func noHeader() {
+        let output = StringOutput()
+        JSONLinesFaceWriter(columns: FaceRecordColumns(), output: output).writeHeader()
+        #expect(output.text.isEmpty)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import FaceKitTestSupport
+
+@testable import FaceKitCLI
+
+/// Paths, temporary folders and in-process runs shared by the CLI tests.
+enum TestSupport {
+    /// Tests/Fixtures/astronaut.png, the only redistributable test image (one face).
+    static let astronaut = TestData.fixture("astronaut.png")
+
+    /// The folder holding dlib's model files, when scripts/setup has installed them.
+    static let modelDirectory: String? = TestData.hasModels ? TestData.models : nil
+
+    static var modelsAvailable: Bool { TestData.hasModels }
+    static let modelsMissingMessage: Comment = "model files not found in \(TestData.models): run scripts/setup"
+
+    /// The `facekit` executable built next to the test bundle, if any.
+    static let executable: String? = {
+        var folders: [String] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            folders.append(URL(fileURLWithPath: exe).deletingLastPathComponent().path)
+        }
+        folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path)
+        folders.append(Bundle.main.bundleURL.path)
+        folders.append(Bundle.main.bundleURL.deletingLastPathComponent().path)
+        return folders.map { $0 + "/facekit" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+        var stdoutLines: [String] {
+            stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
+    }
+
+    /// Runs the CLI in process.
+    static func run(_ arguments: [String]) -> Run {
+        let out = StringOutput()
+        let err = StringOutput()
+        let status = FaceKitCommand.main(arguments: arguments, stdout: out, stderr: err)
+        return Run(status: status, stdout: out.text, stderr: err.text)
+    }
+
+    /// Runs `facekit analyze --model-dir <models> <arguments>` in process.
+    static func analyze(_ arguments: [String]) -> Run {
+        run(["analyze", "--model-dir", modelDirectory ?? "/nonexistent"] + arguments)
+    }
+
+    /// Runs the built executable.
+    static func runExecutable(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(executable))
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A fresh empty folder, removed after `body`.
+    static func withTemporaryFolder<T>(_ body: (String) throws -> T) throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("facekit-cli-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        return try body(folder)
+    }
+
+    /// Writes `contents` at `folder/relativePath`, creating folders on the way.
+    @discardableResult
+    static func makeFile(_ folder: String, _ relativePath: String, contents: Data = Data()) throws -> String {
+        let path = folder + "/" + relativePath
+        try FileManager.default.createDirectory(
+            atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
+        try contents.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    static func astronautData() throws -> Data { try Data(contentsOf: URL(fileURLWithPath: astronaut)) }
+}
