@@ -42,12 +42,10 @@ public final class FaceDetector {
 
     /// The faces in `image`, ordered left to right (then top to bottom).
     public func process(_ image: FaceImage) throws(FaceKitError) -> [Face] {
-        let scale = SearchScale.scale(
-            imageWidth: image.width, imageHeight: image.height, minFaceSize: options.minFaceSize)
-        let detections = try detector.detect(in: image, scale: scale)
         var faces: [Face] = []
         var shapes: [FaceShape] = []
-        for detection in detections {
+        for var detection in try rawDetections(in: image) {
+            if detector.kind == .cnn { detection.box = CNNBoxMapping.hogStyle(detection.box) }
             let shape = FaceShape(points: try shapePredictor.points(in: image, box: detection.box))
             shapes.append(shape)
             faces.append(face(from: detection, shape: shape, image: image))
@@ -60,6 +58,18 @@ public final class FaceDetector {
             faces[prominent].contours = ContourConstruction.contours(from: shapes[prominent])
         }
         return faces
+    }
+
+    /// The detector's own boxes, before any mapping, searched at the scale minFaceSize allows.
+    /// For calibration tools: `facekit-evaluate fit-cnn-boxes` fits ``CNNBoxMapping`` on them.
+    @_spi(Calibration) public func detectorBoxes(in image: FaceImage) throws(FaceKitError) -> [CGRect] {
+        try rawDetections(in: image).map(\.box)
+    }
+
+    private func rawDetections(in image: FaceImage) throws(FaceKitError) -> [NativeDetector.Detection] {
+        let scale = SearchScale.scale(
+            imageWidth: image.width, imageHeight: image.height, minFaceSize: options.minFaceSize)
+        return try detector.detect(in: image, scale: scale)
     }
 
     private func face(from detection: NativeDetector.Detection, shape: FaceShape, image: FaceImage) -> Face {
