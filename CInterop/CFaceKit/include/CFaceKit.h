@@ -33,7 +33,8 @@ typedef enum fk_status {
     FK_IMAGE_TOO_LARGE = 4,    /* more pixels than the caller allows */
     FK_MODEL_UNAVAILABLE = 5,  /* model file missing or not a model of the expected kind */
     FK_OUT_OF_MEMORY = 6,
-    FK_INTERNAL = 7            /* an unexpected OpenCV or dlib failure */
+    FK_INTERNAL = 7,           /* an unexpected OpenCV or dlib failure */
+    FK_NOT_A_VIDEO = 8         /* empty file, no video stream, or a container FFmpeg cannot open */
 } fk_status;
 
 /* Caller-owned error record. message is always NUL-terminated when status != FK_OK. */
@@ -157,6 +158,36 @@ typedef struct fk_pose {
 
 int32_t fk_solve_pose(const float *model_points_xyz, const fk_point *image_points, int32_t count,
                       int32_t image_width, int32_t image_height, fk_pose *out, fk_error *error);
+
+/* ---- Video ----------------------------------------------------------------------------------
+ * Sequential frame reading through OpenCV's FFmpeg backend (MP4/H.264, MOV/HEVC, AVI/MPEG-4, ...).
+ * Frames come out upright: rotation metadata is applied where the backend exposes it.
+ * An fk_video may not be shared between threads.
+ */
+typedef struct fk_video fk_video;
+
+typedef struct fk_video_info {
+    int32_t width;         /* of the upright frames */
+    int32_t height;
+    double fps;            /* as the container declares; 0 when unknown */
+    int64_t frame_count;   /* as the container declares; an estimate, 0 when unknown */
+} fk_video_info;
+
+/* Opens the file at path; fails with FK_FILE_UNREADABLE (missing, a folder, no permission) or
+ * FK_NOT_A_VIDEO (empty, no video stream, or no frame can be decoded). */
+int32_t fk_video_open(const char *path, fk_video **out, fk_error *error);
+
+void fk_video_free(fk_video *video);
+
+int32_t fk_video_get_info(const fk_video *video, fk_video_info *out, fk_error *error);
+
+/* Advances by one frame. When decode is non-zero the frame is decoded into *frame (a new image,
+ * to be released with fk_image_free); otherwise it is only skipped, which is much cheaper.
+ * *index receives the 0-based frame index and *timestamp_ms its presentation time.
+ * At the end of the stream, or when the data stops decoding, *frame is NULL and *ended is 1
+ * (compare the last index with fk_video_info.frame_count to tell the two apart). */
+int32_t fk_video_next(fk_video *video, int32_t decode, fk_image **frame, int64_t *index,
+                      double *timestamp_ms, int32_t *ended, fk_error *error);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,8 @@ public enum FaceKitError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadableFile(path: String, reason: String)
     /// The bytes are not an image FaceKit can decode: empty, unknown format, corrupt, truncated.
     case notAnImage(source: String, reason: String)
+    /// The file is not a video FaceKit can decode: empty, no video stream, unknown container.
+    case notAVideo(source: String, reason: String)
     /// The image has more pixels than the configured limit.
     case imageTooLarge(source: String, reason: String)
     /// A model file is missing or is not the model expected.
@@ -18,6 +20,7 @@ public enum FaceKitError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidOption(let name, let reason): "invalid option \(name): \(reason)"
         case .unreadableFile(let path, let reason): "\(path): cannot read file: \(reason)"
         case .notAnImage(let source, let reason): "\(source): not a readable image: \(reason)"
+        case .notAVideo(let source, let reason): "\(source): not a readable video: \(reason)"
         case .imageTooLarge(let source, let reason): "\(source): image too large: \(reason)"
         case .modelUnavailable(let name, let reason): "model \(name) unavailable: \(reason)"
         case .native(let reason): "internal error: \(reason)"

@@ -70,7 +70,8 @@ public struct FaceImage: Sendable {
         try self.init(taking: pointer!, subject: "<pixels>")
     }
 
-    private init(taking pointer: OpaquePointer, subject: String) throws(FaceKitError) {
+    /// Takes ownership of a shim image.
+    init(taking pointer: OpaquePointer, subject: String) throws(FaceKitError) {
         handle = NativeImage(pointer)
         var w: Int32 = 0
         var h: Int32 = 0

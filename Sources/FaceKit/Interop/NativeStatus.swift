@@ -10,6 +10,7 @@ enum NativeStatus: Int32, CaseIterable {
     case modelUnavailable = 5
     case outOfMemory = 6
     case `internal` = 7
+    case notAVideo = 8
 
     /// The C value of the same name in CFaceKit.h (pinned by a test).
     var cValue: Int32 {
@@ -22,6 +23,7 @@ enum NativeStatus: Int32, CaseIterable {
         case .modelUnavailable: Int32(FK_MODEL_UNAVAILABLE.rawValue)
         case .outOfMemory: Int32(FK_OUT_OF_MEMORY.rawValue)
         case .internal: Int32(FK_INTERNAL.rawValue)
+        case .notAVideo: Int32(FK_NOT_A_VIDEO.rawValue)
         }
     }
 }
@@ -42,6 +44,7 @@ func callNative(
     switch NativeStatus(rawValue: status) {
     case .fileUnreadable: throw .unreadableFile(path: subject, reason: message)
     case .notAnImage: throw .notAnImage(source: subject, reason: message)
+    case .notAVideo: throw .notAVideo(source: subject, reason: message)
     case .imageTooLarge: throw .imageTooLarge(source: subject, reason: message)
     case .modelUnavailable: throw .modelUnavailable(name: subject, reason: message)
     case .outOfMemory: throw .native(reason: "\(subject): out of memory")

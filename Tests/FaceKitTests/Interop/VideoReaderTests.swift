@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import FaceKitTestSupport
+@testable import FaceKit
+
+@Suite("VideoReader", .needsSharedData)
+struct VideoReaderTests {
+    /// Reads every frame, decoding every `decodeEvery`th, and returns the frames read.
+    static func readAll(_ path: String, decodeEvery: Int = 1) throws -> (VideoReader, [VideoReader.Frame]) {
+        let video = try VideoReader(contentsOfFile: path)
+        var frames: [VideoReader.Frame] = []
+        while let frame = try video.next(decode: (video.lastIndex + 1) % decodeEvery == 0) { frames.append(frame) }
+        return (video, frames)
+    }
+
+    @Test("reads H.264, HEVC and MPEG-4 clips to the end with increasing timestamps",
+          arguments: [("video/pyfeat/single_face.mp4", 72, 640, 360), ("video/pyfeat/face_noface.mov", 169, 960, 540),
+                      ("video/Megamind.avi", 270, 720, 528)])
+    func formats(path: String, frames expected: Int, width: Int, height: Int) throws {
+        let (video, frames) = try Self.readAll(TestData.shared(path), decodeEvery: 10)
+        #expect(video.width == width && video.height == height)
+        #expect(frames.count == expected)
+        #expect(frames.map(\.index) == Array(0..<expected))
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.timestampMs < $1.timestampMs })
+        #expect(frames.allSatisfy { ($0.index % 10 == 0) == ($0.image != nil) })
+        #expect(frames.compactMap(\.image).allSatisfy { $0.width == width && $0.height == height })
+        #expect(!video.endedEarly)
+    }
+
+    @Test("timestamps follow the frame rate")
+    func timestamps() throws {
+        let (_, frames) = try Self.readAll(TestData.shared("video/pyfeat/single_face.mp4"), decodeEvery: 1000)
+        #expect(abs(frames[30].timestampMs - 1000) < 1)
+    }
+
+    @Test("a video cut in half reads what is there and says it ended early")
+    func truncated() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: TestData.shared("video/Megamind.avi")))
+        let path = NSTemporaryDirectory() + "facekit-truncated-\(UUID().uuidString).avi"
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (video, frames) = try Self.readAll(path, decodeEvery: 1000)
+        #expect(frames.count > 50 && frames.count < 250)
+        #expect(video.endedEarly)
+    }
+
+    @Test("missing, empty and non-video files are refused, naming the file")
+    func badFiles() throws {
+        #expect {
+            try VideoReader(contentsOfFile: "/nonexistent/clip.mp4")
+        } throws: { error in
+            guard case .unreadableFile(let path, _) = error as? FaceKitError else { return false }
+            return path == "/nonexistent/clip.mp4"
+        }
+        let folder = NSTemporaryDirectory() + "facekit-video-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (name, contents) in [("empty.mp4", Data()), ("text.mp4", Data("not a video at all".utf8))] {
+            let path = folder + "/" + name
+            try contents.write(to: URL(fileURLWithPath: path))
+            #expect {
+                try VideoReader(contentsOfFile: path)
+            } throws: { error in
+                guard case .notAVideo(let source, _) = error as? FaceKitError else { return false }
+                return source == path
+            }
+        }
+    }
+}
