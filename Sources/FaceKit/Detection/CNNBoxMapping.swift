@@ -6,7 +6,7 @@ import Foundation
 /// the shape predictor unmapped, they roughly double its error (measured in
 /// ../shared/docs). The constants are medians over CNN/HOG box pairs (IoU >= 0.5) on the
 /// fitting photos (dlib-faces training.xml images and identities/train), produced by
-/// `facekit-evaluate fit-cnn-boxes`; the evaluation sets were not used.
+/// `swift run -c release facekit-train cnn-box-mapping`; the evaluation sets were not used.
 ///
 /// ```swift
 /// CNNBoxMapping.hogStyle(CGRect(x: 100, y: 100, width: 100, height: 100))

@@ -3,7 +3,8 @@ import Foundation
 /// Finds faces in images and analyses them, like ML Kit's `FaceDetector`.
 ///
 /// Models are loaded once, at initialisation; ``process(_:)`` then costs only the analysis.
-/// Fast mode detects with dlib's HOG detector, accurate mode with dlib's MMOD CNN. Every face
+/// Fast mode detects with dlib's HOG detector; accurate mode adds dlib's MMOD CNN and merges the
+/// two (``DetectionMerge``). Every face
 /// gets its head pose from dlib's 68 landmarks fitted to a 3D mean face; landmarks, contours and
 /// probabilities follow the options.
 ///
@@ -19,7 +20,10 @@ import Foundation
 /// ```
 public final class FaceDetector {
     public let options: FaceDetectorOptions
-    private let detector: NativeDetector
+    /// dlib's HOG detector: fast mode's only detector, accurate mode's second (``DetectionMerge``).
+    private let hog: NativeDetector
+    /// dlib's MMOD CNN, in accurate mode.
+    private let cnn: NativeDetector?
     private let shapePredictor: NativeShapePredictor
 
     /// Validates `options` and loads the models they need from `models`.
@@ -28,9 +32,10 @@ public final class FaceDetector {
     {
         try options.validate()
         self.options = options
+        hog = try NativeDetector(kind: .hog, modelPath: nil)
         switch options.performanceMode {
-        case .fast: detector = try NativeDetector(kind: .hog, modelPath: nil)
-        case .accurate: detector = try NativeDetector(kind: .cnn, modelPath: models.path(for: .cnnFaceDetector))
+        case .fast: cnn = nil
+        case .accurate: cnn = try NativeDetector(kind: .cnn, modelPath: models.path(for: .cnnFaceDetector))
         }
         shapePredictor = try NativeShapePredictor(modelPath: models.path(for: .landmarks68))
         guard shapePredictor.pointCount == FaceShape.pointCount else {
@@ -42,10 +47,18 @@ public final class FaceDetector {
 
     /// The faces in `image`, ordered left to right (then top to bottom).
     public func process(_ image: FaceImage) throws(FaceKitError) -> [Face] {
+        try analyse(image).map(\.face)
+    }
+
+    /// The faces in `image` with the 68 points each was built from, for training tools that
+    /// must measure features exactly as analysis does.
+    @_spi(Training) public func analyse(_ image: FaceImage) throws(FaceKitError) -> [(face: Face, shape: FaceShape)] {
         var faces: [Face] = []
         var shapes: [FaceShape] = []
-        for var detection in try rawDetections(in: image) {
-            if detector.kind == .cnn { detection.box = CNNBoxMapping.hogStyle(detection.box) }
+        let scale = searchScale(for: image)
+        var detections = try hog.detect(in: image, scale: scale)
+        if let cnn { detections = DetectionMerge.merged(cnn: try cnn.detect(in: image, scale: scale), hog: detections) }
+        for detection in detections {
             let shape = FaceShape(points: try shapePredictor.points(in: image, box: detection.box))
             shapes.append(shape)
             faces.append(face(from: detection, shape: shape, image: image))
@@ -57,19 +70,18 @@ public final class FaceDetector {
         if options.contourMode == .all, let prominent = faces.indices.max(by: { faces[$0].frame.area < faces[$1].frame.area }) {
             faces[prominent].contours = ContourConstruction.contours(from: shapes[prominent])
         }
-        return faces
+        return Array(zip(faces, shapes))
     }
 
-    /// The detector's own boxes, before any mapping, searched at the scale minFaceSize allows.
-    /// For calibration tools: `facekit-evaluate fit-cnn-boxes` fits ``CNNBoxMapping`` on them.
+    /// The boxes of the mode's own detector (HOG in fast mode, the CNN in accurate mode) before
+    /// any mapping or merging. For calibration: `facekit-train cnn-box-mapping` fits
+    /// ``CNNBoxMapping`` on them.
     @_spi(Calibration) public func detectorBoxes(in image: FaceImage) throws(FaceKitError) -> [CGRect] {
-        try rawDetections(in: image).map(\.box)
+        try (cnn ?? hog).detect(in: image, scale: searchScale(for: image)).map(\.box)
     }
 
-    private func rawDetections(in image: FaceImage) throws(FaceKitError) -> [NativeDetector.Detection] {
-        let scale = SearchScale.scale(
-            imageWidth: image.width, imageHeight: image.height, minFaceSize: options.minFaceSize)
-        return try detector.detect(in: image, scale: scale)
+    private func searchScale(for image: FaceImage) -> Double {
+        SearchScale.scale(imageWidth: image.width, imageHeight: image.height, minFaceSize: options.minFaceSize)
     }
 
     private func face(from detection: NativeDetector.Detection, shape: FaceShape, image: FaceImage) -> Face {
@@ -80,8 +92,11 @@ public final class FaceDetector {
         if options.landmarkMode == .all {
             face.landmarks = LandmarkConstruction.landmarks(from: shape, yawDegrees: angles.y)
         }
-        let reason: Face.AbsenceReason = options.classificationMode == .all ? .classifierUnavailable : .notRequested
-        for kind in Face.Probability.allCases { face.absenceReasons[kind] = reason }
+        if options.classificationMode == .all {
+            FaceClassifier.classify(&face, shape: shape)
+        } else {
+            FaceClassifier.markAbsent(&face, Face.Probability.allCases, .notRequested)
+        }
         return face
     }
 
@@ -92,8 +107,4 @@ public final class FaceDetector {
             imageWidth: image.width, imageHeight: image.height)
         return rotation.map(HeadEulerAngles.from(rotation:)) ?? HeadEulerAngles(x: 0, y: 0, z: 0)
     }
-}
-
-extension CGRect {
-    var area: Double { Double(width * height) }
 }

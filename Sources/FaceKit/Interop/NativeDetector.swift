@@ -16,14 +16,12 @@ final class NativeDetector {
     }
 
     private let pointer: OpaquePointer
-    let kind: Kind
 
     /// Runs `fk_detector_create`. `modelPath` is needed for `.cnn` only.
     init(kind: Kind, modelPath: String?) throws(FaceKitError) {
         var created: OpaquePointer?
         try callNative(subject: modelPath ?? "HOG detector") { fk_detector_create(kind.rawValue, modelPath, &created, $0) }
         pointer = created!
-        self.kind = kind
     }
 
     deinit { fk_detector_free(pointer) }
