@@ -1,0 +1,100 @@
+import FaceKit
+import Foundation
+
+/// Release-build timing: model loading apart from per-image work, decoding apart from analysis.
+///
+/// Loading happens once per detector (the 68-point model is ~100 MB), so it is reported on its
+/// own rather than spread over images. Per-image figures are the median of `runs` runs after one
+/// warm-up run, at default options (minFaceSize 0.1) with and without landmarks.
+struct Benchmark {
+    let data: URL
+    let runs: Int
+
+    static let photos = [
+        "photos/face_recognition/obama-240p.jpg", "photos/face_recognition/obama-480p.jpg",
+        "photos/face_recognition/obama-720p.jpg", "photos/face_recognition/obama-1080p.jpg",
+        "photos/dlib-faces/bald_guys.jpg", "photos/compreface/001_A.jpg",
+    ]
+
+    func run() throws {
+        printMachine()
+        let modes = FaceDetectorOptions.PerformanceMode.allCases
+        var detectors: [[FaceDetector]] = []
+        var loadRows: [[String]] = []
+        for mode in modes {
+            var options = FaceDetectorOptions()
+            options.performanceMode = mode
+            // Three loads: the first may read the files from disk, later ones from the page cache.
+            let loads = try (0..<3).map { _ in try timed { try FaceDetector(options: options, models: EvaluateCommand.models) }.1 }
+            loadRows.append([mode.rawValue, fixed(loads[0] * 1000, 0), fixed(median(loads) * 1000, 0)])
+            var withLandmarks = options
+            withLandmarks.landmarkMode = .all
+            detectors.append([
+                try FaceDetector(options: options, models: EvaluateCommand.models),
+                try FaceDetector(options: withLandmarks, models: EvaluateCommand.models),
+            ])
+        }
+        printTable(["mode", "first load ms", "median of 3 loads ms"], loadRows)
+        print()
+
+        var rows: [[String]] = []
+        for path in Self.photos {
+            let file = data.appendingPathComponent(path).path
+            let decodes = try (0...runs).map { _ in try timed { try FaceImage(contentsOfFile: file) }.1 }.dropFirst()
+            let image = try FaceImage(contentsOfFile: file)
+            var row = [
+                URL(fileURLWithPath: path).lastPathComponent, "\(image.width)x\(image.height)",
+                fixed(median(Array(decodes)) * 1000, 0),
+            ]
+            for (mode, pair) in zip(modes, detectors) {
+                var faceCount = 0
+                for detector in pair {
+                    var times: [Double] = []
+                    for _ in 0...runs {
+                        let (faces, seconds) = try timed { try detector.process(image) }
+                        faceCount = faces.count
+                        times.append(seconds)
+                    }
+                    row.append(fixed(median(Array(times.dropFirst())) * 1000, 0))
+                }
+                row.append("\(faceCount)")
+                progress("\(path) \(mode): \(row.suffix(3).joined(separator: " / "))")
+            }
+            rows.append(row)
+        }
+        printTable(
+            ["image", "size", "decode ms", "fast ms", "fast + landmarks ms", "fast faces",
+             "accurate ms", "accurate + landmarks ms", "accurate faces"], rows)
+        print()
+        print("Load average after the run: \(loadAverage()); other swift builds running: \(otherBuilds())")
+    }
+
+    func printMachine() {
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("model name") }?
+            .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown"
+        #if DEBUG
+            let build = "debug"
+        #else
+            let build = "release"
+        #endif
+        print("Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (nproc), \(cpu); "
+            + "\(build) build; \(runs) timed runs after 1 warm-up; load average before: \(loadAverage()); "
+            + "other swift builds running: \(otherBuilds())")
+        print()
+    }
+
+    func loadAverage() -> String {
+        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
+            .joined(separator: " ") ?? "unknown"
+    }
+
+    /// Other compilers running now would disturb the timings, so the output says so.
+    func otherBuilds() -> Int {
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return pids.filter { Int($0) != nil }.filter { pid in
+            let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
+            return name.hasPrefix("swift-build") || name.hasPrefix("swift-frontend") || name.hasPrefix("clang")
+        }.count
+    }
+}

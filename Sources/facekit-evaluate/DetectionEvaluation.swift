@@ -1,0 +1,94 @@
+import FaceKit
+import FaceKitDatasets
+import Foundation
+
+/// Detection recall and false positives for both performance modes at two minimum face sizes.
+///
+/// Truth is what people drew or placed: dlib-faces boxes (a face is found when a detection
+/// overlaps it with IoU >= 0.3, since dlib's boxes are tighter than the labellers') and CompreFace
+/// nose points (found when a detection box contains the nose). dlib-faces' training.xml is
+/// reported on its own row because it is the set any later tuning may be fitted on; testing.xml
+/// and the noses are for reporting. Seconds are `process` time only, without decoding.
+struct DetectionEvaluation {
+    let data: URL
+
+    /// Faces of one image: boxes or nose points.
+    enum Truth {
+        case boxes([CGRect])
+        case noses([CGPoint])
+        /// An image with no human face: every detection is a false positive.
+        case none
+    }
+
+    struct LabelledSet {
+        var name: String
+        var images: [(file: String, truth: Truth)]
+    }
+
+    func sets() throws -> [LabelledSet] {
+        let dlib = data.appendingPathComponent("photos/dlib-faces")
+        let testing = try LabelledBoxes(contentsOf: dlib.appendingPathComponent("testing.xml").path)
+        let training = try LabelledBoxes(contentsOf: dlib.appendingPathComponent("training.xml").path)
+        let noses = try NosePoints.read(data.appendingPathComponent("photos/compreface/noses.csv").path)
+        let noFace = [
+            dlib.appendingPathComponent("dogs.jpg").path,
+            data.appendingPathComponent("photos/pyfeat/free-mountain-vector-01.jpg").path,
+        ].filter { FileManager.default.fileExists(atPath: $0) }
+        return [
+            LabelledSet(name: "dlib-faces testing.xml (boxes)", images: testing.images.map { ($0.file, .boxes($0.boxes)) }),
+            LabelledSet(name: "CompreFace noses.csv (points)", images: noses.map { ($0.file, .noses($0.noses)) }),
+            LabelledSet(name: "dlib-faces training.xml (boxes; tuning set)", images: training.images.map { ($0.file, .boxes($0.boxes)) }),
+            LabelledSet(name: "no-face photos (dogs.jpg, mountain vector)", images: noFace.map { ($0, .none) }),
+        ]
+    }
+
+    func run() throws {
+        let sets = try sets()
+        var rows: [[String]] = []
+        var results: [String: [[String]]] = [:]
+        for minFaceSize in [0.1, 0.05] {
+            for mode in FaceDetectorOptions.PerformanceMode.allCases {
+                var options = FaceDetectorOptions()
+                options.performanceMode = mode
+                options.minFaceSize = minFaceSize
+                let detector = try FaceDetector(options: options, models: EvaluateCommand.models)
+                for set in sets {
+                    var tally = DetectionTally()
+                    var seconds = 0.0
+                    for (file, truth) in set.images {
+                        let image = try FaceImage(contentsOfFile: file)
+                        let (faces, elapsed) = try timed { try detector.process(image) }
+                        seconds += elapsed
+                        let boxes = faces.map(\.frame)
+                        switch truth {
+                        case .boxes(let labels):
+                            tally.add(detections: boxes, labels: labels, minimumOverlap: 0.3)
+                            // Say how close each missed face came, to tell small faces from odd boxes.
+                            for label in labels {
+                                let best = boxes.map { $0.intersectionOverUnion(label) }.max() ?? 0
+                                if best < 0.3 {
+                                    progress("  missed \(Int(label.width))x\(Int(label.height)) box at (\(Int(label.minX)), \(Int(label.minY))) in \(URL(fileURLWithPath: file).lastPathComponent), best IoU \(fixed(best, 2))")
+                                }
+                            }
+                        case .noses(let points):
+                            tally.add(detections: boxes, points: points)
+                            for nose in points where !boxes.contains(where: { $0.contains(nose) }) {
+                                progress("  missed nose at (\(Int(nose.x)), \(Int(nose.y))) in \(URL(fileURLWithPath: file).lastPathComponent)")
+                            }
+                        case .none: tally.add(detections: boxes, labels: [])
+                        }
+                    }
+                    progress("\(set.name) \(mode) \(minFaceSize): \(tally.found)/\(tally.labelled), \(tally.falsePositives) FP, \(fixed(seconds, 1)) s")
+                    results[set.name, default: []].append([
+                        set.name, mode.rawValue, "\(minFaceSize)", "\(set.images.count)", "\(tally.labelled)",
+                        "\(tally.found)", tally.labelled == 0 ? "–" : fixed(tally.recall * 100, 0) + " %",
+                        "\(tally.falsePositives)", fixed(seconds, 1),
+                    ])
+                }
+            }
+        }
+        for set in sets { rows += results[set.name] ?? [] }
+        printTable(
+            ["set", "mode", "minFaceSize", "images", "faces", "found", "recall", "false positives", "seconds"], rows)
+    }
+}

@@ -1,0 +1,3 @@
+import Foundation
+
+exit(EvaluateCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))
