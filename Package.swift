@@ -28,6 +28,7 @@ let package = Package(
         .target(name: "FaceKitCLI", dependencies: ["FaceKit"]),
         .executableTarget(name: "facekit", dependencies: ["FaceKitCLI"]),
         .executableTarget(name: "facekit-evaluate", dependencies: ["FaceKit", "FaceKitDatasets"]),
+        .executableTarget(name: "facekit-train", dependencies: ["FaceKit", "FaceKitDatasets"]),
         .target(name: "FaceKitDatasets"),
         .target(name: "FaceKitTestSupport", dependencies: ["FaceKitDatasets"], path: "Tests/FaceKitTestSupport"),
         .testTarget(name: "FaceKitTests", dependencies: ["FaceKit", "FaceKitDatasets", "FaceKitTestSupport"]),

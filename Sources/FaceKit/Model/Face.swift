@@ -14,8 +14,6 @@ public struct Face: Sendable, Equatable {
     public enum AbsenceReason: String, Sendable, Equatable {
         /// classificationMode was `.none`.
         case notRequested = "not_requested"
-        /// This build has no classifier for the value yet.
-        case classifierUnavailable = "classifier_unavailable"
         /// The eye is turned away from the camera.
         case eyeNotVisible = "eye_not_visible"
         /// The face is below the minimum size the classifier can judge.

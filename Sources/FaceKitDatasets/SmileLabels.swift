@@ -1,0 +1,25 @@
+import Foundation
+
+/// Smile labels: GENKI-4K's `labels.csv` (`file,smile,yaw_rad,pitch_rad,roll_rad`) and
+/// SMILEsmileD's (`file,smile`). Files are made absolute against the labels' folder.
+public enum SmileLabels {
+    public struct Entry: Sendable {
+        public var file: String
+        public var smiling: Bool
+    }
+
+    public static func read(_ path: String) throws -> [Entry] {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        return try String(contentsOfFile: path, encoding: .utf8).split(whereSeparator: \.isNewline).dropFirst()
+            .compactMap { line in
+                let fields = line.split(separator: ",")
+                guard fields.count >= 2, let smile = Int(fields[1]) else { return nil }
+                return Entry(file: folder.appendingPathComponent(String(fields[0])).path, smiling: smile == 1)
+            }
+    }
+
+    /// GENKI's file number (`file0123.jpg` gives 123), for splitting by number.
+    public static func number(of file: String) -> Int? {
+        Int(URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent.filter(\.isNumber))
+    }
+}

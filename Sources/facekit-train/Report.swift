@@ -1,0 +1,67 @@
+@_spi(Training) import FaceKit
+import FaceKitDatasets
+import Foundation
+
+/// The markdown tables docs/accuracy.md quotes.
+enum Report {
+    static func smile(model: LogisticModel, data: SmileData) -> String {
+        let metrics = ClassifierMetrics(
+            probabilities: data.heldOut.map { model.probability($0.features) }, labels: data.heldOut.map(\.label))
+        // Baseline from ../shared/docs: mouth width over eye distance, alone, as a ranking score.
+        let widthAUC = ClassifierMetrics.rocAUC(scores: data.heldOut.map { $0.features[0] }, labels: data.heldOut.map(\.label))
+        var lines = [
+            "### Smile (GENKI-4K, held-out files numbered 3 mod 4)",
+            "",
+            "Trained on \(data.train.count) faces, evaluated on \(data.heldOut.count); \(data.missed) labelled files had no face found.",
+            "",
+            "| model | ROC AUC | accuracy at 0.5 | Brier score |",
+            "|---|---|---|---|",
+            "| FaceKit smile model | \(f3(metrics.rocAUC)) | \(f3(metrics.accuracy())) | \(f3(metrics.brierScore)) |",
+            "| baseline: mouth width / eye distance | \(f3(widthAUC)) | | |",
+            "",
+        ]
+        lines += reliabilityTable(metrics)
+        return lines.joined(separator: "\n")
+    }
+
+    static func eyes(model: LogisticModel, data: EyeData, otherPeople: [FaceShape]) -> String {
+        let metrics = ClassifierMetrics(
+            probabilities: data.heldOut.map { model.probability($0.features) }, labels: data.heldOut.map(\.label))
+        let frames = data.heldOutFrames
+        let earAUC = ClassifierMetrics.rocAUC(scores: frames.map(\.aspectRatio), labels: frames.map(\.open))
+        let thresholdAccuracy = Double(frames.filter { ($0.aspectRatio >= 0.2) == $0.open }.count) / Double(frames.count)
+        let alwaysOpen = Double(frames.filter(\.open).count) / Double(frames.count)
+        // Other people's (nearly always open) eyes: how many the model reads as open.
+        let others = otherPeople.flatMap { shape in
+            [EyeFeatures.Eye.left, .right].map { model.probability(EyeFeatures.features(of: shape, eye: $0)) }
+        }
+        let othersOpen = Double(others.filter { $0 >= 0.5 }.count) / Double(max(others.count, 1))
+        var lines = [
+            "### Eyes open (FOCUS \(EyeData.heldOutVideo), held out; trained on \(EyeData.trainingVideos.joined(separator: ", ")))",
+            "",
+            "Trained on \(data.train.count) eye examples, evaluated on \(data.heldOut.count) (one per eye per frame); "
+                + "\(data.missed) labelled frames had no face found.",
+            "",
+            "| model | ROC AUC | accuracy at 0.5 | Brier score |",
+            "|---|---|---|---|",
+            "| FaceKit eye-open model (per eye) | \(f3(metrics.rocAUC)) | \(f3(metrics.accuracy())) | \(f3(metrics.brierScore)) |",
+            "| baseline: eye aspect ratio >= 0.2 (per frame) | \(f3(earAUC)) (the ratio as a score) | \(f3(thresholdAccuracy)) | |",
+            "| always \"open\" | | \(f3(alwaysOpen)) | |",
+            "",
+            "GENKI-4K held-out faces (other people, eyes open in nearly all): \(f3(othersOpen)) of "
+                + "\(others.count) eyes read as open (probability >= 0.5).",
+            "",
+        ]
+        lines += reliabilityTable(metrics)
+        return lines.joined(separator: "\n")
+    }
+
+    static func reliabilityTable(_ metrics: ClassifierMetrics) -> [String] {
+        ["| predicted | faces | mean prediction | observed rate |", "|---|---|---|---|"]
+            + metrics.reliability().map {
+                "| \(f3($0.lower))-\(f3($0.upper)) | \($0.count) | \(f3($0.meanPrediction)) | \(f3($0.observedRate)) |"
+            } + [""]
+    }
+
+    static func f3(_ value: Double) -> String { String(format: "%.3f", value) }
+}

@@ -1,0 +1,48 @@
+@_spi(Training) import FaceKit
+import FaceKitDatasets
+import Foundation
+
+/// The training run: extract features with the library's own code, fit, evaluate on held-out
+/// data, write the weights.
+///
+/// Splits (nothing is tuned on the held-out halves):
+/// - smile: GENKI-4K files numbered 1 mod 4 train, 3 mod 4 are held out (shared/data holds the
+///   odd-numbered files, and GENKI is ordered by label, so a split by range would be one-sided);
+/// - eyes: FOCUS mahie_test_1 and _2 and the GENKI training faces (as open eyes) train;
+///   mahie_test_3 and the GENKI held-out faces are held out.
+struct Training {
+    var options: TrainingOptions
+
+    func run() throws {
+        let models = ModelLocator(directory: TrainingOptions.repository.appendingPathComponent(".models").path)
+        var detectorOptions = FaceDetectorOptions()
+        detectorOptions.minFaceSize = 0.2
+        let detector = try FaceDetector(options: detectorOptions, models: models)
+
+        let cache = try ShapeCache(file: options.cache)
+        let smile = try SmileData.load(data: options.data, detector: detector, cache: cache)
+        let smileModel = LogisticModel.fit(samples: smile.train.map(\.features), labels: smile.train.map(\.label))
+        let eyes = try EyeData.load(data: options.data, detector: detector, cache: cache, openFaces: smile.trainShapes)
+        try cache.save()
+        let eyeModel = LogisticModel.fit(samples: eyes.train.map(\.features), labels: eyes.train.map(\.label))
+
+        print(Report.smile(model: smileModel, data: smile))
+        print(Report.eyes(model: eyeModel, data: eyes, otherPeople: smile.heldOutShapes))
+        if !options.dryRun {
+            try WeightsFile.write(smile: smileModel, eyeOpen: eyeModel, to: options.weightsFile)
+            FileHandle.standardError.write(Data("facekit-train: wrote \(options.weightsFile.path)\n".utf8))
+        }
+    }
+}
+
+/// One training or evaluation example: features, the truth, and where it came from.
+struct Example {
+    var features: [Double]
+    var label: Bool
+    var source: String
+}
+
+/// The largest face in an image, with its 68 points; `nil` when no face is found.
+func largestFace(in image: FaceImage, detector: FaceDetector) throws -> (face: Face, shape: FaceShape)? {
+    try detector.analyse(image).max { $0.face.frame.width < $1.face.frame.width }
+}

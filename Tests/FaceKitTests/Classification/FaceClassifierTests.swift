@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable @_spi(Training) import FaceKit
+
+@Suite("FaceClassifier")
+struct FaceClassifierTests {
+    typealias Synthetic = GeometryTests.SyntheticFace
+
+    static func classified(_ shape: FaceShape, yaw: Double = 0) -> Face {
+        var face = Face(frame: CGRect(x: 0, y: 0, width: 200, height: 200), headEulerAngleY: yaw)
+        FaceClassifier.classify(&face, shape: shape)
+        return face
+    }
+
+    @Test("a frontal face of fair size gets all three probabilities")
+    func present() {
+        let face = Self.classified(Synthetic.frontal())
+        for kind in Face.Probability.allCases {
+            let value = face.probability(kind)
+            #expect(value != nil && value! >= 0 && value! <= 1)
+            #expect(face.absenceReason(kind) == nil)
+        }
+    }
+
+    @Test("a face too small to judge gets none, and says so")
+    func tooSmall() {
+        let tiny = FaceShape(points: Synthetic.frontal().points.map { CGPoint(x: $0.x / 20, y: $0.y / 20) })
+        let face = Self.classified(tiny)
+        for kind in Face.Probability.allCases {
+            #expect(face.probability(kind) == nil)
+            #expect(face.absenceReason(kind) == .faceTooSmall)
+        }
+    }
+
+    @Test("implausible landmarks are refused")
+    func implausible() {
+        let face = Self.classified(Synthetic.mirrored())
+        #expect(face.smilingProbability == nil)
+        #expect(face.absenceReason(.smiling) == .landmarksImplausible)
+    }
+
+    @Test("the eye on the side turned away is not judged", arguments: [(60.0, Face.Probability.leftEyeOpen), (-60.0, .rightEyeOpen)])
+    func turnedAway(yaw: Double, hidden: Face.Probability) {
+        let face = Self.classified(Synthetic.frontal(), yaw: yaw)
+        #expect(face.absenceReason(hidden) == .eyeNotVisible)
+        #expect(face.smilingProbability != nil)
+        let visible: Face.Probability = hidden == .leftEyeOpen ? .rightEyeOpen : .leftEyeOpen
+        #expect(face.probability(visible) != nil)
+    }
+
+    @Test("closing an eye's lids lowers its open probability")
+    func closedEye() {
+        var points = Synthetic.frontal().points
+        // Move the left eye's lids (43, 44 upper; 46, 47 lower) onto the corner line.
+        for i in [43, 44, 46, 47] { points[i].y = (points[42].y + points[45].y) / 2 }
+        let closed = Self.classified(FaceShape(points: points))
+        let open = Self.classified(Synthetic.frontal())
+        #expect(closed.leftEyeOpenProbability! < open.leftEyeOpenProbability!)
+        #expect(closed.leftEyeOpenProbability! < 0.5)
+    }
+}
