@@ -10,9 +10,9 @@ public struct FaceKitCommand: ParsableCommand {
     public static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "facekit",
-            abstract: "Find faces in images and describe them the way Google ML Kit does.",
+            abstract: "Find faces in images and videos and describe them the way Google ML Kit does.",
             version: version,
-            subcommands: [AnalyzeCommand.self])
+            subcommands: [AnalyzeCommand.self, TrackCommand.self])
     }
 
     public init() {}

