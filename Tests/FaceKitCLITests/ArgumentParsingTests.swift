@@ -17,14 +17,14 @@ struct ArgumentParsingTests {
     @Test("defaults match ML Kit's and the documented CLI defaults")
     func defaults() throws {
         let command = try parse(["a.jpg"])
-        #expect(command.mode == .fast)
-        #expect(!command.landmarks && !command.contours && !command.classify)
-        #expect(command.minFaceSize == 0.1)
+        #expect(command.detection.mode == .fast)
+        #expect(!command.detection.landmarks && !command.detection.contours && !command.detection.classify)
+        #expect(command.detection.minFaceSize == 0.1)
         #expect(command.format == .csv)
-        #expect(command.output == nil && command.modelDirectory == nil)
+        #expect(command.output == nil && command.detection.modelDirectory == nil)
         #expect(command.maxPixels == FaceImage.defaultMaxPixels)
         #expect(command.paths == ["a.jpg"])
-        #expect(command.detectorOptions == FaceDetectorOptions())
+        #expect(command.detection.detectorOptions == FaceDetectorOptions())
     }
 
     @Test("options take their value as a separate word or after =")
@@ -34,8 +34,8 @@ struct ArgumentParsingTests {
         ])
         let joined = try parse(["--mode=accurate", "--min-face-size=0.25", "--format=jsonl", "--output=o.csv", "x.png"])
         for command in [separate, joined] {
-            #expect(command.mode == .accurate)
-            #expect(command.minFaceSize == 0.25)
+            #expect(command.detection.mode == .accurate)
+            #expect(command.detection.minFaceSize == 0.25)
             #expect(command.format == .jsonl)
             #expect(command.output == "o.csv")
         }
@@ -44,7 +44,7 @@ struct ArgumentParsingTests {
     @Test("flags map onto the detector's modes")
     func flagsMapToOptions() throws {
         let options = try parse(["--landmarks", "--contours", "--classify", "--mode", "accurate", "a.jpg"])
-            .detectorOptions
+            .detection.detectorOptions
         #expect(options.landmarkMode == .all)
         #expect(options.contourMode == .all)
         #expect(options.classificationMode == .all)
@@ -56,14 +56,14 @@ struct ArgumentParsingTests {
     func doubleDash() throws {
         let command = try parse(["--landmarks", "--", "--mode", "-x.jpg", "b.jpg"])
         #expect(command.paths == ["--mode", "-x.jpg", "b.jpg"])
-        #expect(command.mode == .fast)
+        #expect(command.detection.mode == .fast)
     }
 
     @Test("options and paths may be interleaved and the last repeated value wins")
     func interleaving() throws {
         let command = try parse(["a.jpg", "--mode", "accurate", "b.jpg", "--mode", "fast"])
         #expect(command.paths == ["a.jpg", "b.jpg"])
-        #expect(command.mode == .fast)
+        #expect(command.detection.mode == .fast)
     }
 
     @Test(
@@ -101,12 +101,12 @@ struct ArgumentParsingTests {
 
     @Test("--contours is a valid analyze option")
     func contoursAccepted() throws {
-        #expect(try parse(["--contours", "a.jpg"]).contours)
+        #expect(try parse(["--contours", "a.jpg"]).detection.contours)
     }
 
     @Test("a FaceKit option error is restated with the command-line option")
     func optionErrorRestated() {
-        let error = AnalyzeCommand.usageError(.invalidOption(name: "minFaceSize", reason: "must be in (0, 1]"))
+        let error = DetectionFlags.usageError(.invalidOption(name: "minFaceSize", reason: "must be in (0, 1]"))
         #expect(error.message == "Invalid '--min-face-size': must be in (0, 1]")
     }
 

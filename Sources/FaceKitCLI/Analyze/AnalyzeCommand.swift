@@ -18,80 +18,35 @@ public struct AnalyzeCommand: ParsableCommand {
     }
 
     public static var arguments: [ArgumentDefinition<AnalyzeCommand>] {
-        [
-            .option(
-                "mode", \.mode, valueName: "mode",
-                help: "Trade speed for recall: accurate finds more small, turned and dark faces but is much slower."),
-            .flag("landmarks", \.landmarks, help: "Compute the 10 landmarks and add their columns."),
-            .flag(
-                "contours", \.contours,
-                help: "Compute the 15 contours of the largest face; only JSON Lines output shows them."),
-            .flag("classify", \.classify, help: "Compute the smiling and eye-open probabilities."),
-            .option(
-                "min-face-size", \.minFaceSize, valueName: "fraction",
-                help: "Smallest face wanted, as head width over image width, in (0, 1]."),
-            .option("format", \.format, valueName: "format", help: "Write one CSV row or one JSON object per face."),
-            .option(
-                "output", \.output, valueName: "file",
-                help: "Write to this file, replaced only once complete, instead of standard output."),
-            .option(
-                "model-dir", \.modelDirectory, valueName: "dir",
-                help: "Look for the model files in this folder before the usual places."),
-            .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
-            .positional("path", \.paths, help: "An image file, or a folder to search for images."),
-        ]
+        DetectionFlags.arguments(
+            \.detection, contoursHelp: "Compute the 15 contours of the largest face; only JSON Lines output shows them."
+        )
+            + [
+                .option(
+                    "format", \.format, valueName: "format", help: "Write one CSV row or one JSON object per face."),
+                .option(
+                    "output", \.output, valueName: "file",
+                    help: "Write to this file, replaced only once complete, instead of standard output."),
+                .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
+                .positional("path", \.paths, help: "An image file, or a folder to search for images."),
+            ]
     }
 
-    public var mode: FaceDetectorOptions.PerformanceMode = .fast
-    public var landmarks = false
-    public var contours = false
-    public var classify = false
-    public var minFaceSize = 0.1
+    public var detection = DetectionFlags()
     public var format: OutputFormat = .csv
     public var output: String?
-    public var modelDirectory: String?
     public var maxPixels = FaceImage.defaultMaxPixels
     public var paths: [String] = []
 
     public init() {}
 
-    /// The detector options these flags ask for.
-    public var detectorOptions: FaceDetectorOptions {
-        var options = FaceDetectorOptions()
-        options.performanceMode = mode
-        options.landmarkMode = landmarks ? .all : .none
-        options.contourMode = contours ? .all : .none
-        options.classificationMode = classify ? .all : .none
-        options.minFaceSize = minFaceSize
-        return options
-    }
-
     public func validate() throws(CommandError) {
-        guard minFaceSize > 0 && minFaceSize <= 1 else {
-            throw CommandError(
-                "The value '\(minFaceSize.defaultValueDescription)' is invalid for '--min-face-size <fraction>': it must be greater than 0 and at most 1 (head width over image width)"
-            )
-        }
         guard maxPixels > 0 else {
             throw CommandError(
                 "The value '\(maxPixels)' is invalid for '--max-pixels <n>': it must be a positive number of pixels")
         }
         if output?.isEmpty == true { throw CommandError("The value '' is invalid for '--output <file>'") }
-        do {
-            try detectorOptions.validate()
-        } catch {
-            throw Self.usageError(error)
-        }
-    }
-
-    /// A FaceKit option error restated with the command-line option it came from.
-    static func usageError(_ error: FaceKitError) -> CommandError {
-        guard case .invalidOption(let name, let reason) = error else { return CommandError(error.description) }
-        let flags = [
-            "minFaceSize": "--min-face-size", "contourMode": "--contours", "landmarkMode": "--landmarks",
-            "classificationMode": "--classify", "performanceMode": "--mode",
-        ]
-        return CommandError("Invalid '\(flags[name] ?? name)': \(reason)")
+        try detection.validate(detection.detectorOptions)
     }
 
     public func run(_ context: CommandContext) throws -> ExitStatus {
@@ -99,13 +54,14 @@ public struct AnalyzeCommand: ParsableCommand {
         let sink: any TextOutput = file ?? context.stdout
         let detector: FaceDetector
         do {
-            detector = try FaceDetector(options: detectorOptions, models: ModelLocator(directory: modelDirectory))
+            detector = try FaceDetector(options: detection.detectorOptions, models: detection.models)
         } catch {
             file?.discard()
-            if case .invalidOption = error { throw Self.usageError(error) }
+            if case .invalidOption = error { throw DetectionFlags.usageError(error) }
             throw error
         }
-        let writer = format.writer(columns: FaceRecordColumns(landmarks: landmarks, contours: contours), output: sink)
+        let writer = format.writer(
+            columns: FaceRecordColumns(landmarks: detection.landmarks, contours: detection.contours), output: sink)
         writer.writeHeader()
         var failed = false
         for path in paths {

@@ -1,9 +1,10 @@
+import FaceKit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import FaceKit
 
 /// `facekit track`: follows every face through videos and writes one row per face per analysed
 /// frame, with a tracking ID that stays with the same person.
@@ -26,62 +27,46 @@ public struct TrackCommand: ParsableCommand {
 
     public static var arguments: [ArgumentDefinition<TrackCommand>] {
         [
-            .option("every", \.every, valueName: "n", help: "Analyse every nth frame, counted from the first in range."),
+            .option(
+                "every", \.every, valueName: "n", help: "Analyse every nth frame, counted from the first in range."),
             .option("start", \.start, valueName: "seconds", help: "Skip the frames shown before this time."),
             .option("end", \.end, valueName: "seconds", help: "Stop at the first frame shown at or after this time."),
-            .option(
-                "mode", \.mode, valueName: "mode",
-                help: "Trade speed for recall: accurate finds more small, turned and dark faces but is much slower."),
-            .flag("landmarks", \.landmarks, help: "Compute the 10 landmarks and add their columns."),
-            .flag("contours", \.contours, help: "Not available: ML Kit computes contours only without tracking."),
-            .flag("classify", \.classify, help: "Compute the smiling and eye-open probabilities."),
-            .option(
-                "min-face-size", \.minFaceSize, valueName: "fraction",
-                help: "Smallest face wanted, as head width over frame width, in (0, 1]."),
-            .option(
-                "max-missed", \.maxMissed, valueName: "n",
-                help: "Analysed frames a face may go undetected before its ID is given up."),
-            .option("format", \.format, valueName: "format", help: "Write one CSV row or one JSON object per face."),
-            .option(
-                "output", \.output, valueName: "file",
-                help: "Write to this file, replaced only once complete, instead of standard output."),
-            .option(
-                "summary", \.summary, valueName: "file",
-                help: "Also write one CSV row per tracking ID (first and last frame, duration) to this file."),
-            .flag("quiet", \.quiet, help: "Do not show progress on a terminal."),
-            .option(
-                "model-dir", \.modelDirectory, valueName: "dir",
-                help: "Look for the model files in this folder before the usual places."),
-            .positional("video", \.videos, help: "A video file (MP4, MOV, AVI, ...)."),
         ]
+            + DetectionFlags.arguments(
+                \.detection, contoursHelp: "Not available: ML Kit computes contours only without tracking.")
+            + [
+                .option(
+                    "max-missed", \.maxMissed, valueName: "n",
+                    help: "Analysed frames a face may go undetected before its ID is given up."),
+                .option(
+                    "format", \.format, valueName: "format", help: "Write one CSV row or one JSON object per face."),
+                .option(
+                    "output", \.output, valueName: "file",
+                    help: "Write to this file, replaced only once complete, instead of standard output."),
+                .option(
+                    "summary", \.summary, valueName: "file",
+                    help: "Also write one CSV row per tracking ID (first and last frame, duration) to this file."),
+                .flag("quiet", \.quiet, help: "Do not show progress on a terminal."),
+                .positional("video", \.videos, help: "A video file (MP4, MOV, AVI, ...)."),
+            ]
     }
 
     public var every = 1
     public var start = 0.0
     public var end: Double?
-    public var mode: FaceDetectorOptions.PerformanceMode = .fast
-    public var landmarks = false
-    public var contours = false
-    public var classify = false
-    public var minFaceSize = 0.1
+    public var detection = DetectionFlags()
     public var maxMissed = TrackerConfiguration().maximumMissedFrames
     public var format: OutputFormat = .csv
     public var output: String?
     public var summary: String?
     public var quiet = false
-    public var modelDirectory: String?
     public var videos: [String] = []
 
     public init() {}
 
     /// The detector options these flags ask for; tracking is always on.
     public var detectorOptions: FaceDetectorOptions {
-        var options = FaceDetectorOptions()
-        options.performanceMode = mode
-        options.landmarkMode = landmarks ? .all : .none
-        options.contourMode = contours ? .all : .none
-        options.classificationMode = classify ? .all : .none
-        options.minFaceSize = minFaceSize
+        var options = detection.detectorOptions
         options.isTrackingEnabled = true
         return options
     }
@@ -93,7 +78,7 @@ public struct TrackCommand: ParsableCommand {
     }
 
     public func validate() throws(CommandError) {
-        if contours {
+        if detection.contours {
             throw CommandError(
                 "'--contours' cannot be combined with tracking, which 'facekit track' always does: "
                     + "ML Kit computes contours only without tracking (use 'facekit analyze --contours' on frames)")
@@ -103,7 +88,8 @@ public struct TrackCommand: ParsableCommand {
         }
         guard start >= 0 else {
             throw CommandError(
-                "The value '\(start.defaultValueDescription)' is invalid for '--start <seconds>': it must not be negative")
+                "The value '\(start.defaultValueDescription)' is invalid for '--start <seconds>': it must not be negative"
+            )
         }
         if let end, end <= start {
             throw CommandError(
@@ -113,18 +99,9 @@ public struct TrackCommand: ParsableCommand {
         guard maxMissed >= 0 else {
             throw CommandError("The value '\(maxMissed)' is invalid for '--max-missed <n>': it must not be negative")
         }
-        guard minFaceSize > 0 && minFaceSize <= 1 else {
-            throw CommandError(
-                "The value '\(minFaceSize.defaultValueDescription)' is invalid for '--min-face-size <fraction>': it must be greater than 0 and at most 1 (head width over frame width)"
-            )
-        }
         if output?.isEmpty == true { throw CommandError("The value '' is invalid for '--output <file>'") }
         if summary?.isEmpty == true { throw CommandError("The value '' is invalid for '--summary <file>'") }
-        do {
-            try detectorOptions.validate()
-        } catch {
-            throw AnalyzeCommand.usageError(error)
-        }
+        try detection.validate(detectorOptions)
     }
 
     public func run(_ context: CommandContext) throws -> ExitStatus {
@@ -135,14 +112,14 @@ public struct TrackCommand: ParsableCommand {
         do {
             tracker = try FaceTracker(
                 options: detectorOptions, configuration: trackerConfiguration,
-                models: ModelLocator(directory: modelDirectory))
+                models: detection.models)
         } catch {
             file?.discard()
             summaryFile?.discard()
-            if case .invalidOption = error { throw AnalyzeCommand.usageError(error) }
+            if case .invalidOption = error { throw DetectionFlags.usageError(error) }
             throw error
         }
-        let writer = format.writer(columns: FaceRecordColumns(landmarks: landmarks), output: sink)
+        let writer = format.writer(columns: FaceRecordColumns(landmarks: detection.landmarks), output: sink)
         writer.writeHeader()
         var table = TrackSummary()
         var failed = false
@@ -205,9 +182,10 @@ public struct TrackCommand: ParsableCommand {
                 if decision == .stop { return nil }
                 guard decision == .analyse, let image = frame.image else { continue }
                 for (face, detected) in try tracker.process(image, timestampMs: frame.timestampMs).enumerated() {
-                    emit(FaceRecord(
-                        source: path, frame: frame.index, timestampMilliseconds: frame.timestampMs, index: face,
-                        face: detected))
+                    emit(
+                        FaceRecord(
+                            source: path, frame: frame.index, timestampMilliseconds: frame.timestampMs, index: face,
+                            face: detected))
                 }
             }
         } catch {

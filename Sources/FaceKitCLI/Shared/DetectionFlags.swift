@@ -1,0 +1,79 @@
+import FaceKit
+
+/// The detector flags `analyze` and `track` share, in the manner of swift-argument-parser's
+/// `@OptionGroup`: one definition, one validation, one mapping to ``FaceDetectorOptions``.
+///
+/// ```swift
+/// static var arguments: [ArgumentDefinition<MyCommand>] { DetectionFlags.arguments(\.detection) + [...] }
+/// ```
+public struct DetectionFlags: Sendable {
+    public var mode: FaceDetectorOptions.PerformanceMode = .fast
+    public var landmarks = false
+    public var contours = false
+    public var classify = false
+    public var minFaceSize = 0.1
+    public var modelDirectory: String?
+
+    public init() {}
+
+    /// The flags' definitions, bound to the group stored at `group` in `Command`.
+    public static func arguments<Command>(
+        _ group: WritableKeyPath<Command, DetectionFlags>, contoursHelp: String
+    ) -> [ArgumentDefinition<Command>] {
+        [
+            .option(
+                "mode", group.appending(path: \.mode), valueName: "mode",
+                help: "Trade speed for recall: accurate finds more small, turned and dark faces but is much slower."),
+            .flag(
+                "landmarks", group.appending(path: \.landmarks), help: "Compute the 10 landmarks and add their columns."
+            ),
+            .flag("contours", group.appending(path: \.contours), help: contoursHelp),
+            .flag(
+                "classify", group.appending(path: \.classify), help: "Compute the smiling and eye-open probabilities."),
+            .option(
+                "min-face-size", group.appending(path: \.minFaceSize), valueName: "fraction",
+                help: "Smallest face wanted, as head width over image width, in (0, 1]."),
+            .option(
+                "model-dir", group.appending(path: \.modelDirectory), valueName: "dir",
+                help: "Look for the model files in this folder before the usual places."),
+        ]
+    }
+
+    /// The detector options these flags ask for (tracking off; `track` turns it on).
+    public var detectorOptions: FaceDetectorOptions {
+        var options = FaceDetectorOptions()
+        options.performanceMode = mode
+        options.landmarkMode = landmarks ? .all : .none
+        options.contourMode = contours ? .all : .none
+        options.classificationMode = classify ? .all : .none
+        options.minFaceSize = minFaceSize
+        return options
+    }
+
+    public var models: ModelLocator { ModelLocator(directory: modelDirectory) }
+
+    /// Checks the minimum face size, then `options` as the library would, restating a library
+    /// option error with the flag it came from.
+    public func validate(_ options: FaceDetectorOptions) throws(CommandError) {
+        guard minFaceSize > 0 && minFaceSize <= 1 else {
+            throw CommandError(
+                "The value '\(minFaceSize.defaultValueDescription)' is invalid for '--min-face-size <fraction>': it must be greater than 0 and at most 1 (head width over image width)"
+            )
+        }
+        do {
+            try options.validate()
+        } catch {
+            throw Self.usageError(error)
+        }
+    }
+
+    /// A FaceKit option error restated with the command-line option it came from.
+    static func usageError(_ error: FaceKitError) -> CommandError {
+        guard case .invalidOption(let name, let reason) = error else { return CommandError(error.description) }
+        let flags = [
+            "minFaceSize": "--min-face-size", "contourMode": "--contours", "landmarkMode": "--landmarks",
+            "classificationMode": "--classify", "performanceMode": "--mode",
+        ]
+        return CommandError("Invalid '\(flags[name] ?? name)': \(reason)")
+    }
+}
