@@ -58,6 +58,14 @@ struct FaceDetectorTests {
         #expect(face.frame.contains(nose))
     }
 
+    @Test("a 54 px face in a 427 px photo is found at the default minimum face size", .needsSharedData)
+    func smallFaceInSmallPhoto() throws {
+        let image = try FaceImage(contentsOfFile: TestData.shared("photos/face_recognition/obama-240p.jpg"))
+        let faces = try Self.detector().process(image)
+        try #require(faces.count == 1)
+        #expect(faces[0].frame.width < 60)
+    }
+
     @Test("probabilities are absent, never 0, and say why")
     func absentProbabilities() throws {
         let image = try FaceImage(contentsOfFile: TestData.fixture("astronaut.png"))
