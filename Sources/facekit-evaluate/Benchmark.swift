@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Loading happens once per detector (the 68-point model is ~100 MB), so it is reported on its
 /// own rather than spread over images. Per-image figures are the median of `runs` runs after one
-/// warm-up run, at default options (minFaceSize 0.1) with and without landmarks.
+/// warm-up run, at default options (minFaceSize 0.1), then with landmarks, then with landmarks
+/// and classification (what classification adds).
 struct Benchmark {
     let data: URL
     let runs: Int
@@ -29,9 +30,12 @@ struct Benchmark {
             loadRows.append([mode.rawValue, fixed(loads[0] * 1000, 0), fixed(median(loads) * 1000, 0)])
             var withLandmarks = options
             withLandmarks.landmarkMode = .all
+            var withClassification = withLandmarks
+            withClassification.classificationMode = .all
             detectors.append([
                 try FaceDetector(options: options, models: EvaluateCommand.models),
                 try FaceDetector(options: withLandmarks, models: EvaluateCommand.models),
+                try FaceDetector(options: withClassification, models: EvaluateCommand.models),
             ])
         }
         printTable(["mode", "first load ms", "median of 3 loads ms"], loadRows)
@@ -58,13 +62,13 @@ struct Benchmark {
                     row.append(fixed(median(Array(times.dropFirst())) * 1000, 0))
                 }
                 row.append("\(faceCount)")
-                progress("\(path) \(mode): \(row.suffix(3).joined(separator: " / "))")
+                progress("\(path) \(mode): \(row.suffix(4).joined(separator: " / "))")
             }
             rows.append(row)
         }
         printTable(
-            ["image", "size", "decode ms", "fast ms", "fast + landmarks ms", "fast faces",
-             "accurate ms", "accurate + landmarks ms", "accurate faces"], rows)
+            ["image", "size", "decode ms", "fast ms", "+ landmarks", "+ classify", "fast faces",
+             "accurate ms", "+ landmarks", "+ classify", "accurate faces"], rows)
         print()
         print("Load average after the run: \(loadAverage()); other swift builds running: \(otherBuilds())")
     }
