@@ -4,8 +4,8 @@ import FaceKit
 /// first and last seen and in how many analysed frames.
 ///
 /// `mean_smiling_probability` averages the smiling probabilities the track's faces have, and is
-/// empty when none has one (no `--classify`, or no classifier in this build yet). `blinks` stays
-/// empty until eye-open probabilities exist to count closings from.
+/// empty when none has one (no `--classify`). `blinks` stays empty until a video eye model
+/// (each eye against the same face's recent open level) makes closings countable.
 ///
 /// ```
 /// source,tracking_id,first_frame,last_frame,first_timestamp_ms,last_timestamp_ms,duration_ms,frames_seen,mean_smiling_probability,blinks
