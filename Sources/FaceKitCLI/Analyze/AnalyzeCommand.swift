@@ -1,3 +1,4 @@
+import Foundation
 import FaceKit
 
 /// `facekit analyze`: finds faces in still images and writes one CSV row or JSON object per face.
@@ -28,6 +29,8 @@ public struct AnalyzeCommand: ParsableCommand {
                     "output", \.output, valueName: "file",
                     help: "Write to this file, replaced only once complete, instead of standard output."),
                 .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
+            .option("jobs", \.jobs, valueName: "n", help: "Analyse this many images at once, one detector each."),
+            .flag("quiet", \.quiet, help: "Do not show progress and the closing summary on a terminal."),
                 .positional("path", \.paths, help: "An image file, or a folder to search for images."),
             ]
     }
@@ -36,11 +39,16 @@ public struct AnalyzeCommand: ParsableCommand {
     public var format: OutputFormat = .csv
     public var output: String?
     public var maxPixels = FaceImage.defaultMaxPixels
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    public var quiet = false
     public var paths: [String] = []
 
     public init() {}
 
     public func validate() throws(CommandError) {
+        guard jobs >= 1 else {
+            throw CommandError("The value '\(jobs)' is invalid for '--jobs <n>': it must be at least 1")
+        }
         guard maxPixels > 0 else {
             throw CommandError(
                 "The value '\(maxPixels)' is invalid for '--max-pixels <n>': it must be a positive number of pixels")
@@ -52,9 +60,12 @@ public struct AnalyzeCommand: ParsableCommand {
     public func run(_ context: CommandContext) throws -> ExitStatus {
         let file = try output.map { path throws(OutputError) in try AtomicFileOutput(path: path) }
         let sink: any TextOutput = file ?? context.stdout
-        let detector: FaceDetector
+        let detectors: [FaceDetector]
         do {
-            detector = try FaceDetector(options: detection.detectorOptions, models: detection.models)
+            // One detector per worker: dlib's detectors are not thread-safe.
+            detectors = try (0..<jobs).map { _ throws(FaceKitError) in
+                try FaceDetector(options: detection.detectorOptions, models: detection.models)
+            }
         } catch {
             file?.discard()
             if case .invalidOption = error { throw DetectionFlags.usageError(error) }
@@ -63,25 +74,33 @@ public struct AnalyzeCommand: ParsableCommand {
         let writer = format.writer(
             columns: FaceRecordColumns(landmarks: detection.landmarks, contours: detection.contours), output: sink)
         writer.writeHeader()
-        var failed = false
-        for path in paths {
-            for entry in ImageFileWalker.expand(path) {
-                if let failure = entry.failureDescription {
-                    context.stderr.write("facekit: \(failure)\n")
-                    failed = true
-                    continue
-                }
-                do {
-                    let image = try FaceImage(contentsOfFile: entry.path, maxPixels: maxPixels)
-                    for (index, face) in try detector.process(image).enumerated() {
-                        writer.write(FaceRecord(source: entry.path, index: index, face: face))
-                    }
-                } catch {
-                    context.stderr.write("facekit: \(error.description)\n")
-                    failed = true
-                }
+        let entries = paths.flatMap(ImageFileWalker.expand)
+        let maxPixels = self.maxPixels
+        let queue = OrderedWorkQueue(workers: detectors.map(UncheckedDetector.init), window: 4 * jobs) {
+            (worker: UncheckedDetector, entry: ImageFileWalker.Entry) -> Result<[Face], FailedInput> in
+            if let failure = entry.failureDescription { return .failure(FailedInput(description: failure)) }
+            do throws(FaceKitError) {
+                return .success(try worker.detector.process(FaceImage(contentsOfFile: entry.path, maxPixels: maxPixels)))
+            } catch {
+                return .failure(FailedInput(description: error.description))
             }
         }
+        let progress = CollectionProgress(
+            output: context.stderr, enabled: !quiet && context.stderr.isTerminal, total: entries.count)
+        queue.run(inputs: entries) { index, result in
+            switch result {
+            case .success(let faces):
+                for (faceIndex, face) in faces.enumerated() {
+                    writer.write(FaceRecord(source: entries[index].path, index: faceIndex, face: face))
+                }
+                progress.record(faces: faces.count, failed: false)
+            case .failure(let failure):
+                progress.interrupt { context.stderr.write("facekit: \(failure.description)\n") }
+                progress.record(faces: 0, failed: true)
+            }
+        }
+        progress.finish()
+        let failed = progress.failures > 0
         if let file {
             try file.commit()
         } else {
@@ -92,3 +111,13 @@ public struct AnalyzeCommand: ParsableCommand {
 }
 
 extension FaceDetectorOptions.PerformanceMode: ExpressibleByArgument {}
+
+/// A detector handed to exactly one worker thread of an ``OrderedWorkQueue``.
+struct UncheckedDetector: @unchecked Sendable {
+    let detector: FaceDetector
+}
+
+/// An input that could not be analysed, with the line reported for it.
+struct FailedInput: Error {
+    var description: String
+}

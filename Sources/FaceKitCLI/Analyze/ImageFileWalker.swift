@@ -19,7 +19,7 @@ public enum ImageFileWalker {
     /// Extensions OpenCV decodes that the walker takes from folders.
     public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "bmp", "dib", "tif", "tiff", "webp"]
 
-    public enum Entry: Equatable {
+    public enum Entry: Equatable, Sendable {
         /// A file to analyse, named as it should appear in the `source` column.
         case file(String)
         /// A folder that could not be listed; `reason` is the system's message.

@@ -74,3 +74,11 @@ public final class FileDescriptorOutput: TextOutput {
 func systemErrorMessage(_ code: Int32) -> String {
     String(cString: strerror(code))
 }
+
+extension TextOutput {
+    /// Whether a person is watching: progress is drawn only on a terminal.
+    var isTerminal: Bool {
+        guard let descriptorOutput = self as? FileDescriptorOutput else { return false }
+        return isatty(descriptorOutput.descriptor) == 1
+    }
+}
