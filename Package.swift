@@ -20,8 +20,8 @@ let package = Package(
                 .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
                 .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
                 .linkedLibrary("opencv_imgcodecs"), .linkedLibrary("opencv_calib3d"),
-                .linkedLibrary("opencv_videoio"), .linkedLibrary("png16"), .linkedLibrary("stdc++"),
-                .linkedLibrary("m"),
+                .linkedLibrary("opencv_videoio"), .linkedLibrary("opencv_objdetect"),
+                .linkedLibrary("png16"), .linkedLibrary("stdc++"), .linkedLibrary("m"),
             ]
         ),
         .target(name: "FaceKit", dependencies: ["CFaceKit"]),

@@ -10,6 +10,10 @@ struct SmileData {
     /// their eyes open in nearly every photo).
     var trainShapes: [FaceShape] = []
     var heldOutShapes: [FaceShape] = []
+    /// The detector box of each held-out face (the largest face, as for its shape), for the
+    /// haarcascade_smile baseline. The ShapeCache keeps only points, so a held-out image whose
+    /// shape came from the cache is detected again.
+    var heldOutBoxes: [CGRect] = []
     /// Labelled files where no face (or no usable shape) was found.
     var missed = 0
 
@@ -18,9 +22,12 @@ struct SmileData {
         let entries = try SmileLabels.read(data.appendingPathComponent("smile/genki4k/labels.csv").path)
         for (i, entry) in entries.enumerated() {
             if i % 200 == 0 { FileHandle.standardError.write(Data("smile: \(i)/\(entries.count)\n".utf8)) }
+            var box: CGRect?
             let shape = try cache.shape(for: entry.file) {
                 guard let image = try? FaceImage(contentsOfFile: entry.file) else { return nil }
-                return try largestFace(in: image, detector: detector)?.shape
+                let face = try largestFace(in: image, detector: detector)
+                box = face?.face.frame
+                return face?.shape
             }
             guard let number = SmileLabels.number(of: entry.file), let shape,
                 let features = SmileFeatures.features(of: shape)
@@ -35,8 +42,23 @@ struct SmileData {
             } else {
                 result.heldOut.append(example)
                 result.heldOutShapes.append(shape)
+                result.heldOutBoxes.append(try box ?? faceBox(entry.file, detector: detector))
             }
         }
         return result
+    }
+
+    /// The largest face's box in a file whose shape is cached; detection is deterministic, so
+    /// it is the face the shape belongs to.
+    private static func faceBox(_ file: String, detector: FaceDetector) throws -> CGRect {
+        guard let face = try largestFace(in: FaceImage(contentsOfFile: file), detector: detector) else {
+            throw CacheMismatch(message: "\(file): cached shape but no face found now; delete the --cache file")
+        }
+        return face.face.frame
+    }
+
+    struct CacheMismatch: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
     }
 }

@@ -18,15 +18,19 @@ struct Training {
         var detectorOptions = FaceDetectorOptions()
         detectorOptions.minFaceSize = 0.2
         let detector = try FaceDetector(options: detectorOptions, models: models)
+        let haarSmile = try HaarSmileBaseline()
 
         let cache = try ShapeCache(file: options.cache)
         let smile = try SmileData.load(data: options.data, detector: detector, cache: cache)
         let smileModel = LogisticModel.fit(samples: smile.train.map(\.features), labels: smile.train.map(\.label))
+        let haarScores = try zip(smile.heldOut, smile.heldOutBoxes).map { example, box in
+            try haarSmile.score(in: FaceImage(contentsOfFile: example.source), face: box)
+        }
         let eyes = try EyeData.load(data: options.data, detector: detector, cache: cache, openFaces: smile.trainShapes)
         try cache.save()
         let eyeModel = LogisticModel.fit(samples: eyes.train.map(\.features), labels: eyes.train.map(\.label))
 
-        print(Report.smile(model: smileModel, data: smile))
+        print(Report.smile(model: smileModel, data: smile, haarScores: haarScores))
         print(Report.eyes(model: eyeModel, data: eyes, otherPeople: smile.heldOutShapes))
         if !options.dryRun {
             try WeightsFile.write(smile: smileModel, eyeOpen: eyeModel, to: options.weightsFile)

@@ -189,6 +189,43 @@ int32_t fk_video_get_info(const fk_video *video, fk_video_info *out, fk_error *e
 int32_t fk_video_next(fk_video *video, int32_t decode, fk_image **frame, int64_t *index,
                       double *timestamp_ms, int32_t *ended, fk_error *error);
 
+/* ---- Cascade classifier -----------------------------------------------------------------------
+ * OpenCV's Viola-Jones cascade classifier (cv::CascadeClassifier), loaded from one of OpenCV's
+ * XML files such as haarcascade_smile.xml (Debian package opencv-data).
+ *
+ * This exists to measure a baseline, not for analysis: facekit-train scores
+ * haarcascade_smile.xml on the same held-out faces as FaceKit's smile model, and
+ * docs/accuracy.md compares the two. Nothing in FaceKit's analysis calls it.
+ *
+ * Thread safety: an fk_cascade may not be shared between threads (detectMultiScale keeps
+ * scratch state); use one per thread.
+ */
+typedef struct fk_cascade fk_cascade;
+
+/* Loads the cascade XML at path. Fails with FK_MODEL_UNAVAILABLE when the file is missing,
+ * unreadable or not a cascade OpenCV can load. On success *out owns a new cascade, to be
+ * released with fk_cascade_free. */
+int32_t fk_cascade_create(const char *path, fk_cascade **out, fk_error *error);
+
+void fk_cascade_free(fk_cascade *cascade);
+
+/* The cascade's response in one region of image, as a count: the largest number of raw
+ * detections that fall into one group.
+ *
+ * The region (clipped to the image) is converted to grey and histogram-equalised, then
+ * detectMultiScale runs over it with scale_factor (> 1 and <= 4; 1.1 is OpenCV's default),
+ * minNeighbors 0 (no grouping, no rejection) and the cascade's own window as the smallest size.
+ * The raw detections are grouped as OpenCV's groupRectangles groups them (cv::partition with
+ * SimilarRects, eps 0.2), and *neighbours receives the size of the largest group: the number
+ * detectMultiScale's minNeighbors is compared against (a group of n survives minNeighbors < n).
+ * *neighbours is 0 when nothing is detected, or when the clipped region is smaller than the
+ * cascade's window. The count grows with the region's size in pixels (more positions and
+ * scales are tried), so it compares regions of similar size best. For haarcascade_smile.xml the
+ * usual region is the lower half of the face box (the mouth). A NULL argument, a non-finite or
+ * negative region, or scale_factor out of range fails with FK_INVALID_ARGUMENT. */
+int32_t fk_cascade_best_neighbours(fk_cascade *cascade, const fk_image *image, fk_rect region,
+                                   float scale_factor, int32_t *neighbours, fk_error *error);
+
 #ifdef __cplusplus
 }
 #endif
