@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaceKit
 import FaceKitTestSupport
 
 @testable import FaceKitCLI
@@ -35,12 +36,39 @@ struct TrackCommandTests {
             (["--every", "0"], "'--every <n>'"), (["--start", "-1"], "'--start <seconds>'"),
             (["--start", "2", "--end", "1"], "'--end <seconds>'"), (["--max-missed", "-1"], "'--max-missed <n>'"),
             (["--min-face-size", "0"], "'--min-face-size <fraction>'"), (["--summary", ""], "'--summary <file>'"),
-            (["--mode", "slow"], "'--mode <mode>'"),
+            (["--mode", "slow"], "'--mode <mode>'"), (["--reid-window", "-1"], "'--reid-window <seconds>'"),
         ])
     func usageErrors(arguments: [String], option: String) {
         let run = Self.track(arguments + [Self.crossing])
         #expect(run.status == 64)
         #expect(run.stderrLines.first?.hasPrefix("Error: ") == true && run.stderr.contains(option), "\(run.stderr)")
+    }
+
+    @Test("re-identification is on by default; --no-reid turns it off and --reid-window sets its window")
+    func reidentificationFlags() throws {
+        let parser = CommandParser(root: FaceKitCommand.self)
+        for (arguments, mode, windowMs) in [
+            ([String](), FaceTracker.Reidentification.automatic, 10_000.0),
+            (["--no-reid"], .off, 10_000), (["--reid-window", "2.5"], .automatic, 2_500),
+        ] {
+            guard case .run(let command, _) = try parser.parse(["track"] + arguments + ["a.mp4"]),
+                let track = command as? TrackCommand
+            else {
+                Issue.record("expected a runnable track command for \(arguments)")
+                continue
+            }
+            #expect(track.reidentification == mode, "\(arguments)")
+            #expect(track.trackerConfiguration.reidentificationWindowMs == windowMs, "\(arguments)")
+        }
+    }
+
+    @Test("the twin who walks out and back keeps her ID, or gets a new one with --no-reid", .needsModels)
+    func reentry() {
+        let clip = Self.testVideos + "/leave-reenter.mp4"
+        let withReid = Set(Self.rows(Self.track([clip])).map { $0[4] })
+        let without = Set(Self.rows(Self.track(["--no-reid", clip])).map { $0[4] })
+        #expect(withReid == ["0", "1"])
+        #expect(without == ["0", "1", "2"])
     }
 
     @Test("rows carry frame, timestamp and a tracking ID; two people keep two IDs", .needsModels)

@@ -34,7 +34,10 @@ public enum TestData {
     public static let models: String = repository.appendingPathComponent(".models").path
 
     public static var hasModels: Bool {
-        ["mmod_human_face_detector.dat", "shape_predictor_68_face_landmarks.dat"].allSatisfy {
+        [
+            "mmod_human_face_detector.dat", "shape_predictor_68_face_landmarks.dat",
+            "dlib_face_recognition_resnet_model_v1.dat",
+        ].allSatisfy {
             FileManager.default.fileExists(atPath: models + "/" + $0)
         }
     }

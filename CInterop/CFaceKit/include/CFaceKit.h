@@ -189,6 +189,38 @@ int32_t fk_video_get_info(const fk_video *video, fk_video_info *out, fk_error *e
 int32_t fk_video_next(fk_video *video, int32_t decode, fk_image **frame, int64_t *index,
                       double *timestamp_ms, int32_t *ended, fk_error *error);
 
+/* ---- Face descriptor ------------------------------------------------------------------------
+ * dlib's ResNet face descriptor (dlib_face_recognition_resnet_model_v1.dat, as in dlib's
+ * dnn_face_recognition_ex.cpp): maps an aligned 150x150 face chip to 128 numbers such that two
+ * photos of the same person lie closer than about 0.6 (Euclidean), two people further apart.
+ *
+ * Thread safety: an fk_face_descriptor may NOT be shared between threads: dlib's network keeps
+ * its activations in the object (its operator() is not const). Use one handle per thread.
+ */
+typedef struct fk_face_descriptor fk_face_descriptor;
+
+/* Number of values fk_face_descriptor_compute writes. */
+#define FK_FACE_DESCRIPTOR_LENGTH 128
+
+/* Loads the network from model_path. Fails with FK_MODEL_UNAVAILABLE when the file is missing
+ * or is not this network. On success *out owns a new handle, to be released with
+ * fk_face_descriptor_free. */
+int32_t fk_face_descriptor_create(const char *model_path, fk_face_descriptor **out,
+                                  fk_error *error);
+
+void fk_face_descriptor_free(fk_face_descriptor *descriptor);
+
+/* Computes the descriptor of the face whose landmarks are points: count must be 68 (iBUG 300-W
+ * order, fk_shape_predictor_predict with the 68-point model) or 5 (dlib's 5-point model), in
+ * pixels of image. The face is cut out as dlib's get_face_chip_details(shape, 150, 0.25) says
+ * (rotated, scaled and centred on the points; parts outside the image are black), then run
+ * through the network. The points must be finite and not all (nearly) the same; otherwise
+ * FK_INVALID_ARGUMENT. out receives FK_FACE_DESCRIPTOR_LENGTH floats; on failure it is left
+ * untouched. points and out are only used during the call. */
+int32_t fk_face_descriptor_compute(fk_face_descriptor *descriptor, const fk_image *image,
+                                   const fk_point *points, int32_t count,
+                                   float out[FK_FACE_DESCRIPTOR_LENGTH], fk_error *error);
+
 /* ---- Cascade classifier -----------------------------------------------------------------------
  * OpenCV's Viola-Jones cascade classifier (cv::CascadeClassifier), loaded from one of OpenCV's
  * XML files such as haarcascade_smile.xml (Debian package opencv-data).

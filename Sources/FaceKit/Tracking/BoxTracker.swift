@@ -8,7 +8,18 @@ import Foundation
 /// prediction (or with the last seen box); a matched detection takes the track's ID, an
 /// unmatched one starts a new track with a new ID. A track that finds no detection survives
 /// ``TrackerConfiguration/maximumMissedFrames`` analysed frames, so a face hidden for a moment
-/// keeps its ID; after that it is dropped and never matched again.
+/// keeps its ID; after that it is dropped.
+///
+/// Re-identification: given face descriptors (``update(boxes:timestampMs:descriptor:)``), a
+/// detection that overlaps no live track is compared by appearance with the live tracks left
+/// unmatched this frame and with the tracks dropped in the last
+/// ``TrackerConfiguration/reidentificationWindowMs``; the closest one within
+/// ``TrackerConfiguration/maximumDescriptorDistance`` lends it its ID, so a face keeps its ID
+/// through re-entries and long gaps. A track matched by overlap in the same frame is never a
+/// candidate: one person is not in two places at once. Descriptors are asked for only when
+/// needed: for such unmatched detections, and for a matched track every
+/// ``TrackerConfiguration/descriptorRefreshFrames`` frames when its match is unambiguous (no
+/// other detection overlaps its prediction), so a crossing does not teach it the wrong face.
 ///
 /// ```swift
 /// var tracker = BoxTracker()
@@ -20,6 +31,9 @@ public struct BoxTracker: Sendable {
     public let configuration: TrackerConfiguration
     /// Live tracks, oldest first.
     private(set) var tracks: [Track] = []
+    /// Dropped tracks that still have descriptors and were seen within the re-identification
+    /// window, oldest first.
+    private(set) var lostTracks: [Track] = []
     private var nextID = 0
 
     public init(configuration: TrackerConfiguration = TrackerConfiguration()) {
@@ -29,26 +43,127 @@ public struct BoxTracker: Sendable {
     /// IDs of the tracks alive now: seen in the last frame or missed for no longer than allowed.
     public var liveTrackIDs: [Int] { tracks.map(\.id) }
 
-    /// The tracking ID of each of `boxes` (same order), seen at `timestampMs`. Timestamps should
-    /// increase from call to call; a repeated or earlier one predicts no motion.
+    /// IDs of dropped tracks that re-identification may still bring back.
+    public var lostTrackIDs: [Int] { lostTracks.map(\.id) }
+
+    /// The tracking ID of each of `boxes` (same order), seen at `timestampMs`, by overlap and
+    /// motion only. Timestamps should increase from call to call; a repeated or earlier one
+    /// predicts no motion.
     public mutating func update(boxes: [CGRect], timestampMs: Double) -> [Int] {
+        update(boxes: boxes, timestampMs: timestampMs) { (_: Int) throws(Never) -> [Float]? in nil }
+    }
+
+    /// The tracking ID of each of `boxes`, with re-identification: `descriptor(i)` gives the face
+    /// descriptor of `boxes[i]` (called at most once per box, and only when needed), or `nil`
+    /// when none can be computed for it; its errors are passed on, with the tracker unchanged.
+    public mutating func update<E: Error>(
+        boxes: [CGRect], timestampMs: Double, descriptor: (Int) throws(E) -> [Float]?
+    ) throws(E) -> [Int] {
+        // Descriptors first (they may throw), so that a failure leaves the tracker as it was.
+        var cache = [Int: [Float]?]()
+        func lookUp(_ index: Int) throws(E) -> [Float]? {
+            if let known = cache[index] { return known }
+            let value = try descriptor(index)
+            cache[index] = value
+            return value
+        }
+        let plan = matchByOverlap(boxes: boxes, timestampMs: timestampMs)
+        var refreshes: [(row: Int, descriptor: [Float])] = []
+        var strangers: [(column: Int, descriptor: [Float])] = []
+        for (row, column) in plan where isUnambiguous(row: row, column: column, boxes: boxes, at: timestampMs)
+            && tracks[row].needsDescriptor(refreshFrames: configuration.descriptorRefreshFrames)
+        {
+            if let value = try lookUp(column) { refreshes.append((row, value)) }
+        }
+        let matchedColumns = Set(plan.map(\.column))
+        for column in boxes.indices where !matchedColumns.contains(column) {
+            if let value = try lookUp(column) { strangers.append((column, value)) }
+        }
+        return apply(plan: plan, refreshes: refreshes, strangers: strangers, boxes: boxes, timestampMs: timestampMs)
+    }
+
+    /// Forgets every track, lost ones included; the next IDs continue from where they were, so an
+    /// ID is never reused.
+    public mutating func removeAllTracks() {
+        tracks.removeAll()
+        lostTracks.removeAll()
+    }
+
+    // MARK: - Steps
+
+    /// Overlap matching of live tracks (rows) to boxes (columns).
+    private func matchByOverlap(boxes: [CGRect], timestampMs: Double) -> [(row: Int, column: Int)] {
         let scores = tracks.map { track in boxes.map { track.overlap(with: $0, at: timestampMs) } }
+        return GreedyAssignment.pairs(scores: scores, minimum: configuration.minimumOverlap)
+    }
+
+    /// Whether `boxes[column]` is the only box overlapping track `row` enough to match it.
+    private func isUnambiguous(row: Int, column: Int, boxes: [CGRect], at timestampMs: Double) -> Bool {
+        boxes.indices.allSatisfy {
+            $0 == column || tracks[row].overlap(with: boxes[$0], at: timestampMs) < configuration.minimumOverlap
+        }
+    }
+
+    private mutating func apply(
+        plan: [(row: Int, column: Int)], refreshes: [(row: Int, descriptor: [Float])],
+        strangers: [(column: Int, descriptor: [Float])], boxes: [CGRect], timestampMs: Double
+    ) -> [Int] {
         var ids = [Int?](repeating: nil, count: boxes.count)
-        for (row, column) in GreedyAssignment.pairs(scores: scores, minimum: configuration.minimumOverlap) {
+        for (row, column) in plan {
             tracks[row].observe(boxes[column], at: timestampMs, smoothing: configuration.velocitySmoothing)
             ids[column] = tracks[row].id
         }
-        let matched = Set(ids.compactMap { $0 })
-        for index in tracks.indices where !matched.contains(tracks[index].id) { tracks[index].miss() }
+        for (row, descriptor) in refreshes {
+            tracks[row].addDescriptor(descriptor, limit: configuration.descriptorsPerTrack)
+        }
+        let matchedRows = Set(plan.map(\.row))
+        lostTracks.removeAll { timestampMs - $0.lastTimestampMs > configuration.reidentificationWindowMs }
+
+        // Re-identification: unmatched detections against unmatched live tracks and lost tracks.
+        let candidates: [(live: Bool, index: Int)] =
+            tracks.indices.filter { !matchedRows.contains($0) }.map { (true, $0) }
+            + lostTracks.indices.map { (false, $0) }
+        if !strangers.isEmpty && !candidates.isEmpty {
+            let scores = candidates.map { candidate in
+                let track = candidate.live ? tracks[candidate.index] : lostTracks[candidate.index]
+                return strangers.map { stranger in track.distance(to: stranger.descriptor).map { -$0 } ?? -.infinity }
+            }
+            var revived: [Int] = []
+            for (row, column) in GreedyAssignment.pairs(scores: scores, minimum: -configuration.maximumDescriptorDistance) {
+                let candidate = candidates[row]
+                let stranger = strangers[column]
+                if candidate.live {
+                    tracks[candidate.index].reappear(boxes[stranger.column], at: timestampMs)
+                    tracks[candidate.index].addDescriptor(stranger.descriptor, limit: configuration.descriptorsPerTrack)
+                    ids[stranger.column] = tracks[candidate.index].id
+                } else {
+                    var track = lostTracks[candidate.index]
+                    track.reappear(boxes[stranger.column], at: timestampMs)
+                    track.addDescriptor(stranger.descriptor, limit: configuration.descriptorsPerTrack)
+                    ids[stranger.column] = track.id
+                    tracks.append(track)
+                    revived.append(candidate.index)
+                }
+            }
+            for index in revived.sorted(by: >) { lostTracks.remove(at: index) }
+        }
+
+        let seen = Set(ids.compactMap { $0 })
+        for index in tracks.indices where !seen.contains(tracks[index].id) { tracks[index].miss() }
+        for track in tracks where track.missedFrames > configuration.maximumMissedFrames && !track.descriptors.isEmpty {
+            lostTracks.append(track)
+        }
         tracks.removeAll { $0.missedFrames > configuration.maximumMissedFrames }
+        let descriptorsByColumn = Dictionary(strangers.map { ($0.column, $0.descriptor) }, uniquingKeysWith: { a, _ in a })
         for (column, box) in boxes.enumerated() where ids[column] == nil {
-            tracks.append(Track(id: nextID, box: box, timestampMs: timestampMs))
+            var track = Track(id: nextID, box: box, timestampMs: timestampMs)
+            if let descriptor = descriptorsByColumn[column] {
+                track.addDescriptor(descriptor, limit: configuration.descriptorsPerTrack)
+            }
+            tracks.append(track)
             ids[column] = nextID
             nextID += 1
         }
         return ids.map { $0! }
     }
-
-    /// Forgets every track; the next IDs continue from where they were, so an ID is never reused.
-    public mutating func removeAllTracks() { tracks.removeAll() }
 }

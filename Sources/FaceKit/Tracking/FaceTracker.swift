@@ -8,6 +8,12 @@ import Foundation
 /// their presentation time, which the tracker uses to predict motion across skipped frames.
 /// Like the detector, a tracker is not thread-safe: one per video and thread.
 ///
+/// Re-identification (``Reidentification``) keeps a face's ID when it comes back after leaving
+/// the picture or after a gap longer than the tracker's survival window: it compares dlib's face
+/// descriptor (dlib_face_recognition_resnet_model_v1.dat) of faces that overlap no track with
+/// the faces lost recently (``BoxTracker``). By default it is on when that model is found and
+/// off otherwise (``isReidentifying`` tells which); each descriptor costs a ResNet pass.
+///
 /// ```swift
 /// var options = FaceDetectorOptions()
 /// options.isTrackingEnabled = true
@@ -20,29 +26,64 @@ import Foundation
 /// }
 /// ```
 public final class FaceTracker {
+    /// Whether faces are re-identified by appearance (dlib's face descriptor).
+    public enum Reidentification: Sendable, Equatable {
+        /// On when the descriptor model is found, off (overlap and motion only) when it is not.
+        case automatic
+        /// On; creating the tracker fails when the model is missing.
+        case required
+        /// Off: IDs follow overlap and motion only, and a face lost for longer than
+        /// ``TrackerConfiguration/maximumMissedFrames`` comes back with a new ID.
+        case off
+    }
+
     public var options: FaceDetectorOptions { detector.options }
     public var configuration: TrackerConfiguration { tracker.configuration }
+    /// Whether this tracker re-identifies faces by appearance.
+    public var isReidentifying: Bool { descriptorNetwork != nil }
     private let detector: FaceDetector
+    private let descriptorNetwork: NativeFaceDescriptor?
     private var tracker: BoxTracker
 
-    /// Validates `options` (tracking on, no contours), then loads the detector's models.
+    /// Validates `options` (tracking on, no contours), then loads the detector's models and, as
+    /// `reidentification` says, the face descriptor model.
     public init(
         options: FaceDetectorOptions, configuration: TrackerConfiguration = TrackerConfiguration(),
-        models: ModelLocator = ModelLocator()
+        models: ModelLocator = ModelLocator(), reidentification: Reidentification = .automatic
     ) throws(FaceKitError) {
         guard options.isTrackingEnabled else {
             throw .invalidOption(
                 name: "isTrackingEnabled", reason: "a FaceTracker gives tracking IDs only with isTrackingEnabled true")
         }
         detector = try FaceDetector(options: options, models: models)
+        switch reidentification {
+        case .off:
+            descriptorNetwork = nil
+        case .required:
+            descriptorNetwork = try NativeFaceDescriptor(modelPath: models.path(for: .faceDescriptor))
+        case .automatic:
+            // A model that is found but unreadable is an error worth reporting, not a quiet "off".
+            let path = try? models.path(for: .faceDescriptor)
+            descriptorNetwork = try path.map { path throws(FaceKitError) in try NativeFaceDescriptor(modelPath: path) }
+        }
         tracker = BoxTracker(configuration: configuration)
     }
 
     /// The faces in `image`, shown at `timestampMs`, ordered as ``FaceDetector/process(_:)``
     /// orders them, each with its tracking ID.
     public func process(_ image: FaceImage, timestampMs: Double) throws(FaceKitError) -> [Face] {
-        var faces = try detector.process(image)
-        let ids = tracker.update(boxes: faces.map(\.frame), timestampMs: timestampMs)
+        let analysed = try detector.analyse(image)
+        var faces = analysed.map(\.face)
+        let boxes = faces.map(\.frame)
+        let ids: [Int]
+        if let descriptorNetwork {
+            ids = try tracker.update(boxes: boxes, timestampMs: timestampMs) { (index) throws(FaceKitError) -> [Float]? in
+                let shape = analysed[index].shape
+                return shape.isPlausible ? try descriptorNetwork.descriptor(in: image, shape: shape) : nil
+            }
+        } else {
+            ids = tracker.update(boxes: boxes, timestampMs: timestampMs)
+        }
         for index in faces.indices { faces[index].trackingID = ids[index] }
         return faces
     }

@@ -15,6 +15,11 @@ struct Track: Sendable, Equatable {
     private(set) var missedFrames = 0
     /// Analysed frames in which the face was matched.
     private(set) var framesSeen = 1
+    /// Face descriptors taken from this track's detections, oldest first (empty without
+    /// re-identification).
+    private(set) var descriptors: [[Float]] = []
+    /// Matched frames since the newest descriptor was added.
+    private(set) var framesSinceDescriptor = 0
 
     init(id: Int, box: CGRect, timestampMs: Double) {
         self.id = id
@@ -50,10 +55,55 @@ struct Track: Sendable, Equatable {
         lastTimestampMs = timestampMs
         missedFrames = 0
         framesSeen += 1
+        framesSinceDescriptor += 1
     }
 
     /// Records an analysed frame in which the face was not found.
     mutating func miss() { missedFrames += 1 }
+
+    /// Records a detection found by appearance rather than overlap: the face jumped (re-entry,
+    /// a long gap), so the motion measured before is dropped.
+    mutating func reappear(_ box: CGRect, at timestampMs: Double) {
+        velocity = Velocity(dx: 0, dy: 0)
+        lastBox = box
+        lastTimestampMs = timestampMs
+        missedFrames = 0
+        framesSeen += 1
+        framesSinceDescriptor += 1
+    }
+
+    /// Whether the track wants a fresh descriptor from the detection it is being matched to now:
+    /// it has none, or that detection is the `refreshFrames`th matched one since the newest.
+    func needsDescriptor(refreshFrames: Int) -> Bool {
+        descriptors.isEmpty || framesSinceDescriptor + 1 >= refreshFrames
+    }
+
+    /// Adds a descriptor, keeping at most `limit` (the oldest go first).
+    mutating func addDescriptor(_ descriptor: [Float], limit: Int) {
+        descriptors.append(descriptor)
+        if descriptors.count > max(1, limit) { descriptors.removeFirst(descriptors.count - max(1, limit)) }
+        framesSinceDescriptor = 0
+    }
+
+    /// The smallest Euclidean distance between `descriptor` and this track's descriptors;
+    /// `nil` when it has none.
+    func distance(to descriptor: [Float]) -> Double? {
+        descriptors.map { FaceDescriptorDistance.euclidean($0, descriptor) }.min()
+    }
+}
+
+/// Distances between face descriptors.
+enum FaceDescriptorDistance {
+    /// Euclidean distance; traps on descriptors of different lengths.
+    static func euclidean(_ a: [Float], _ b: [Float]) -> Double {
+        precondition(a.count == b.count, "FaceDescriptorDistance.euclidean: lengths \(a.count) and \(b.count) differ")
+        var sum = 0.0
+        for index in a.indices {
+            let difference = Double(a[index]) - Double(b[index])
+            sum += difference * difference
+        }
+        return sum.squareRoot()
+    }
 }
 
 /// A centre's motion in pixels per millisecond (Foundation on Linux has no `CGVector`).

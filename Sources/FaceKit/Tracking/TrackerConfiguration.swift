@@ -1,5 +1,5 @@
-/// How forgiving a ``BoxTracker`` is: how much overlap makes a match and how long a track waits
-/// for a face that was not detected.
+/// How forgiving a ``BoxTracker`` is: how much overlap makes a match, how long a track waits
+/// for a face that was not detected, and how re-identification by appearance decides.
 ///
 /// The defaults suit frames analysed a few dozen milliseconds apart; with sparse sampling
 /// (`--every 10`), motion between analysed frames is larger and ``minimumOverlap`` may need to
@@ -20,6 +20,22 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// Weight of the newest measurement in the smoothed velocity, in (0, 1]: lower values
     /// steady the prediction against the detector's jitter, higher ones follow turns sooner.
     public var velocitySmoothing: Double = 0.5
+
+    /// How long, in milliseconds of video since it was last seen, a dropped track can still be
+    /// re-identified by appearance (when the tracker is given face descriptors). 10 s covers a
+    /// person leaving the picture for a moment or turning away; longer windows risk lending an
+    /// old ID to a look-alike.
+    public var reidentificationWindowMs: Double = 10_000
+    /// Largest Euclidean distance between face descriptors for a detection to take an old track's
+    /// ID. dlib calls 0.6 "the same person"; 0.5 is stricter, so two different people are rarely
+    /// merged (an extra ID is cheaper than one ID shared by two people).
+    public var maximumDescriptorDistance: Double = 0.5
+    /// A matched track takes a fresh descriptor of its face every this many of its frames, so its
+    /// appearance follows turns and lighting; each descriptor costs a ResNet pass (~tens of ms).
+    public var descriptorRefreshFrames: Int = 10
+    /// Descriptors kept per track (the oldest is dropped first); a detection is compared with the
+    /// closest of them.
+    public var descriptorsPerTrack: Int = 8
 
     public init() {}
 

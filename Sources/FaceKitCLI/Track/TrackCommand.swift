@@ -19,7 +19,10 @@ public struct TrackCommand: ParsableCommand {
             abstract: "Follow faces through videos and write one row per face per analysed frame.",
             discussion: """
                 Tracking IDs are unique within one run: a face keeps its ID while it is detected, \
-                and through up to --max-missed analysed frames without a detection. Contours \
+                and through up to --max-missed analysed frames without a detection. When dlib's \
+                face descriptor model is found, a face that comes back later (up to --reid-window \
+                seconds after it was last seen) is recognised by appearance and keeps its ID too; \
+                --no-reid turns that off. Contours \
                 cannot be combined with tracking. A video that cannot be read is reported on \
                 standard error and skipped; the exit status is then 1.
                 """)
@@ -39,6 +42,10 @@ public struct TrackCommand: ParsableCommand {
                     "max-missed", \.maxMissed, valueName: "n",
                     help: "Analysed frames a face may go undetected before its ID is given up."),
                 .option(
+                    "reid-window", \.reidWindow, valueName: "seconds",
+                    help: "How long after a face was last seen it can still be recognised by appearance."),
+                .flag("no-reid", \.noReid, help: "Do not re-identify faces by appearance (faster)."),
+                .option(
                     "format", \.format, valueName: "format", help: "Write one CSV row or one JSON object per face."),
                 .option(
                     "output", \.output, valueName: "file",
@@ -56,6 +63,8 @@ public struct TrackCommand: ParsableCommand {
     public var end: Double?
     public var detection = DetectionFlags()
     public var maxMissed = TrackerConfiguration().maximumMissedFrames
+    public var reidWindow = TrackerConfiguration().reidentificationWindowMs / 1000
+    public var noReid = false
     public var format: OutputFormat = .csv
     public var output: String?
     public var summary: String?
@@ -74,8 +83,12 @@ public struct TrackCommand: ParsableCommand {
     public var trackerConfiguration: TrackerConfiguration {
         var configuration = TrackerConfiguration()
         configuration.maximumMissedFrames = maxMissed
+        configuration.reidentificationWindowMs = reidWindow * 1000
         return configuration
     }
+
+    /// Re-identification is on whenever the descriptor model is found, unless `--no-reid`.
+    public var reidentification: FaceTracker.Reidentification { noReid ? .off : .automatic }
 
     public func validate() throws(CommandError) {
         if detection.contours {
@@ -99,6 +112,11 @@ public struct TrackCommand: ParsableCommand {
         guard maxMissed >= 0 else {
             throw CommandError("The value '\(maxMissed)' is invalid for '--max-missed <n>': it must not be negative")
         }
+        guard reidWindow >= 0, reidWindow.isFinite else {
+            throw CommandError(
+                "The value '\(reidWindow.defaultValueDescription)' is invalid for '--reid-window <seconds>': "
+                    + "it must not be negative")
+        }
         if output?.isEmpty == true { throw CommandError("The value '' is invalid for '--output <file>'") }
         if summary?.isEmpty == true { throw CommandError("The value '' is invalid for '--summary <file>'") }
         try detection.validate(detectorOptions)
@@ -112,12 +130,17 @@ public struct TrackCommand: ParsableCommand {
         do {
             tracker = try FaceTracker(
                 options: detectorOptions, configuration: trackerConfiguration,
-                models: detection.models)
+                models: detection.models, reidentification: reidentification)
         } catch {
             file?.discard()
             summaryFile?.discard()
             if case .invalidOption = error { throw DetectionFlags.usageError(error) }
             throw error
+        }
+        if !noReid && !tracker.isReidentifying && !quiet {
+            context.stderr.write(
+                "facekit: note: \(ModelLocator.Model.faceDescriptor.rawValue) not found; faces that leave and "
+                    + "come back get new IDs (run scripts/setup to fetch it, or pass --no-reid)\n")
         }
         let writer = format.writer(columns: FaceRecordColumns(landmarks: detection.landmarks), output: sink)
         writer.writeHeader()
@@ -160,7 +183,7 @@ public struct TrackCommand: ParsableCommand {
             return error.description
         }
         let progress = ProgressLine(
-            output: context.stderr, enabled: !quiet && Self.isTerminal(context.stderr), source: path,
+            output: context.stderr, enabled: !quiet && context.stderr.isTerminal, source: path,
             declaredFrames: video.declaredFrameCount)
         defer { progress.finish() }
         var sampler = FrameSampler(every: every, startMs: start > 0 ? start * 1000 : nil, endMs: end.map { $0 * 1000 })
@@ -196,11 +219,5 @@ public struct TrackCommand: ParsableCommand {
                 + "\(video.declaredFrameCount); the rows before it were written"
         }
         return nil
-    }
-
-    /// Progress is drawn only for a person watching: standard error must be a terminal.
-    private static func isTerminal(_ output: any TextOutput) -> Bool {
-        guard let descriptorOutput = output as? FileDescriptorOutput else { return false }
-        return isatty(descriptorOutput.descriptor) == 1
     }
 }

@@ -5,10 +5,13 @@ import FaceKitTestSupport
 
 /// Runs a ``FaceTracker`` over every frame of a video.
 enum TrackedVideo {
-    static func faces(in path: String, options: FaceDetectorOptions, configuration: TrackerConfiguration = .init())
-        throws -> [Int: [Face]]
-    {
-        let tracker = try FaceTracker(options: options, configuration: configuration, models: ModelLocator(directory: TestData.models))
+    static func faces(
+        in path: String, options: FaceDetectorOptions, configuration: TrackerConfiguration = .init(),
+        reidentification: FaceTracker.Reidentification = .required
+    ) throws -> [Int: [Face]] {
+        let tracker = try FaceTracker(
+            options: options, configuration: configuration, models: ModelLocator(directory: TestData.models),
+            reidentification: reidentification)
         let video = try VideoReader(contentsOfFile: path)
         var result: [Int: [Face]] = [:]
         while let frame = try video.next(), let image = frame.image {

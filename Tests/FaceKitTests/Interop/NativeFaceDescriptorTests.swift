@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import FaceKitTestSupport
+
+@_spi(Training) @testable import FaceKit
+
+@Suite("NativeFaceDescriptor")
+struct NativeFaceDescriptorTests {
+    /// The one face of a photo in ../shared/data/photos/face_recognition, and its descriptor.
+    private static func descriptor(of name: String, network: NativeFaceDescriptor) throws -> [Float] {
+        let image = try FaceImage(contentsOfFile: TestData.shared("photos/face_recognition/\(name)"))
+        let detector = try FaceDetector(models: ModelLocator(directory: TestData.models))
+        let faces = try detector.analyse(image)
+        try #require(faces.count == 1, "\(name): \(faces.count) faces")
+        return try network.descriptor(in: image, shape: faces[0].shape)
+    }
+
+    private static func network() throws -> NativeFaceDescriptor {
+        try NativeFaceDescriptor(
+            modelPath: ModelLocator(directory: TestData.models).path(for: .faceDescriptor))
+    }
+
+    /// face_recognition's own expectations (../shared/data/expected/face_recognition.md).
+    @Test("puts two photos of Obama within 0.6 and Biden beyond it", .needsModels, .needsSharedData)
+    func distances() throws {
+        let network = try Self.network()
+        let obama = try Self.descriptor(of: "obama.jpg", network: network)
+        #expect(obama.count == 128)
+        let sameObama = try Self.descriptor(of: "obama.jpg", network: network)
+        #expect(FaceDescriptorDistance.euclidean(obama, sameObama) < 1e-5, "deterministic")
+        for (name, same) in [("obama2.jpg", true), ("obama3.jpg", true), ("biden.jpg", false)] {
+            let distance = FaceDescriptorDistance.euclidean(obama, try Self.descriptor(of: name, network: network))
+            #expect((distance < 0.6) == same, "obama.jpg - \(name): \(distance)")
+        }
+    }
+
+    @Test("refuses a missing model and a file that is not the network", .needsModels)
+    func badModels() throws {
+        #expect(throws: FaceKitError.self) { try NativeFaceDescriptor(modelPath: "/nonexistent/model.dat") }
+        do {
+            _ = try NativeFaceDescriptor(
+                modelPath: ModelLocator(directory: TestData.models).path(for: .landmarks68))
+            Issue.record("a shape predictor was accepted as the face descriptor")
+        } catch {
+            guard case .modelUnavailable = error else { Issue.record("\(error)"); return }
+        }
+    }
+
+    @Test("refuses landmarks that all coincide, naming the cause", .needsModels)
+    func degeneratePoints() throws {
+        let network = try Self.network()
+        let image = try FaceImage(contentsOfFile: TestData.fixture("astronaut.png"))
+        let shape = FaceShape(points: Array(repeating: CGPoint(x: 10, y: 10), count: 68))
+        #expect {
+            try network.descriptor(in: image, shape: shape)
+        } throws: { error in
+            guard case .native(let reason) = error as? FaceKitError else { return false }
+            return reason.contains("span")
+        }
+    }
+}
