@@ -12,7 +12,7 @@ struct CNNBoxFit {
     var options: TrainingOptions
 
     func run() throws {
-        let models = ModelLocator(directory: TrainingOptions.repository.appendingPathComponent(".models").path)
+        let models = TrainingOptions.models
         var fastOptions = FaceDetectorOptions()
         fastOptions.minFaceSize = 0.05
         var accurateOptions = fastOptions

@@ -14,7 +14,7 @@ struct Training {
     var options: TrainingOptions
 
     func run() throws {
-        let models = ModelLocator(directory: TrainingOptions.repository.appendingPathComponent(".models").path)
+        let models = TrainingOptions.models
         var detectorOptions = FaceDetectorOptions()
         detectorOptions.minFaceSize = 0.2
         let detector = try FaceDetector(options: detectorOptions, models: models)

@@ -1,3 +1,4 @@
+import FaceKit
 import Foundation
 
 /// Command-line options of facekit-train.
@@ -50,6 +51,9 @@ struct TrainingOptions {
             throw UsageError(message: "no development data at \(data.path) (use --data or FACEKIT_TEST_DATA)")
         }
     }
+
+    /// The models scripts/setup installs in the repository, so the tool runs from any folder.
+    static var models: ModelLocator { ModelLocator(directory: repository.appendingPathComponent(".models").path) }
 
     var weightsFile: URL {
         Self.repository.appendingPathComponent("Sources/FaceKit/Classification/ClassifierWeights.swift")

@@ -19,8 +19,7 @@ final class NativeCascade {
     /// `region` (grey, equalised), 0 when there are none.
     func bestNeighbours(in image: FaceImage, region: CGRect, scaleFactor: Double = 1.1) throws(FaceKitError) -> Int {
         var neighbours: Int32 = 0
-        let rect = fk_rect(
-            x: Float(region.minX), y: Float(region.minY), width: Float(region.width), height: Float(region.height))
+        let rect = fk_rect(region)
         try callNative(subject: "cascade detection") {
             fk_cascade_best_neighbours(pointer, image.handle.pointer, rect, Float(scaleFactor), &neighbours, $0)
         }

@@ -23,7 +23,7 @@ final class NativeShapePredictor: @unchecked Sendable {
     func points(in image: FaceImage, box: CGRect) throws(FaceKitError) -> [CGPoint] {
         var buffer = [fk_point](repeating: fk_point(), count: pointCount)
         var count: Int32 = 0
-        let rect = fk_rect(x: Float(box.minX), y: Float(box.minY), width: Float(box.width), height: Float(box.height))
+        let rect = fk_rect(box)
         try callNative(subject: "landmark prediction") {
             fk_shape_predictor_predict(pointer, image.handle.pointer, rect, &buffer, Int32(pointCount), &count, $0)
         }

@@ -1,4 +1,5 @@
 internal import CFaceKit
+import Foundation
 
 /// The shim's status codes, mirrored so that Swift code never compares raw integers.
 enum NativeStatus: Int32, CaseIterable {
@@ -49,5 +50,12 @@ func callNative(
     case .modelUnavailable: throw .modelUnavailable(name: subject, reason: message)
     case .outOfMemory: throw .native(reason: "\(subject): out of memory")
     default: throw .native(reason: "\(subject): \(message)")
+    }
+}
+
+extension fk_rect {
+    /// The shim's rectangle for a box in pixels.
+    init(_ box: CGRect) {
+        self.init(x: Float(box.minX), y: Float(box.minY), width: Float(box.width), height: Float(box.height))
     }
 }
