@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(name: "facekit", dependencies: ["FaceKitCLI"]),
         .executableTarget(name: "facekit-evaluate", dependencies: ["FaceKit", "FaceKitDatasets"]),
         .executableTarget(name: "facekit-train", dependencies: ["FaceKit", "FaceKitDatasets"]),
-        .target(name: "FaceKitDatasets"),
+        .target(name: "FaceKitDatasets", dependencies: ["FaceKit"]),
         .target(name: "FaceKitTestSupport", dependencies: ["FaceKitDatasets"], path: "Tests/FaceKitTestSupport"),
         .testTarget(name: "FaceKitTests", dependencies: ["FaceKit", "FaceKitDatasets", "FaceKitTestSupport"]),
         .testTarget(name: "FaceKitCLITests", dependencies: ["FaceKitCLI", "FaceKit", "FaceKitTestSupport"]),

@@ -1,3 +1,4 @@
+@_spi(Evaluation) import FaceKit
 import Foundation
 
 /// Matches detected boxes to labelled faces and counts hits, misses and false positives.
@@ -15,19 +16,9 @@ public struct DetectionTally: Sendable, Equatable {
     public var recall: Double { labelled == 0 ? 0 : Double(found) / Double(labelled) }
 
     public mutating func add(detections: [CGRect], labels: [CGRect], minimumOverlap: Double = 0.3) {
-        var pairs: [(overlap: Double, detection: Int, label: Int)] = []
-        for (d, detection) in detections.enumerated() {
-            for (l, label) in labels.enumerated() {
-                let overlap = detection.intersectionOverUnion(label)
-                if overlap >= minimumOverlap { pairs.append((overlap, d, l)) }
-            }
-        }
-        var usedDetections = Set<Int>(), usedLabels = Set<Int>()
-        for pair in pairs.sorted(by: { $0.overlap > $1.overlap })
-        where !usedDetections.contains(pair.detection) && !usedLabels.contains(pair.label) {
-            usedDetections.insert(pair.detection)
-            usedLabels.insert(pair.label)
-        }
+        let overlaps = detections.map { detection in labels.map { BoxOverlap.intersectionOverUnion(detection, $0) } }
+        let pairs = GreedyAssignment.pairs(scores: overlaps, minimum: minimumOverlap)
+        let usedDetections = Set(pairs.map(\.row)), usedLabels = Set(pairs.map(\.column))
         labelled += labels.count
         found += usedLabels.count
         falsePositives += detections.count - usedDetections.count
@@ -48,11 +39,9 @@ public struct DetectionTally: Sendable, Equatable {
 }
 
 extension CGRect {
-    /// Area of the intersection over area of the union; 0 for disjoint boxes.
+    /// Area of the intersection over area of the union; 0 for disjoint boxes (FaceKit's own
+    /// measure, `BoxOverlap`).
     public func intersectionOverUnion(_ other: CGRect) -> Double {
-        let overlap = intersection(other)
-        guard !overlap.isNull, overlap.width > 0, overlap.height > 0 else { return 0 }
-        let shared = Double(overlap.width * overlap.height)
-        return shared / (Double(width * height) + Double(other.width * other.height) - shared)
+        BoxOverlap.intersectionOverUnion(self, other)
     }
 }

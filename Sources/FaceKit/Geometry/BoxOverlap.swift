@@ -8,9 +8,9 @@ import Foundation
 /// BoxOverlap.intersectionOverUnion(CGRect(x: 0, y: 0, width: 10, height: 10),
 ///                                  CGRect(x: 5, y: 0, width: 10, height: 10))   // 1/3
 /// ```
-enum BoxOverlap {
+@_spi(Evaluation) public enum BoxOverlap {
     /// 1 for the same box, 0 for disjoint or empty boxes.
-    static func intersectionOverUnion(_ a: CGRect, _ b: CGRect) -> Double {
+    public static func intersectionOverUnion(_ a: CGRect, _ b: CGRect) -> Double {
         let overlap = a.intersection(b)
         guard !overlap.isNull, !overlap.isEmpty else { return 0 }
         let shared = overlap.area

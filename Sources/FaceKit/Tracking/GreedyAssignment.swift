@@ -8,10 +8,10 @@
 /// GreedyAssignment.pairs(scores: [[0.9, 0.3], [0.8, 0.1]], minimum: 0.2)   // [(0, 0)]
 /// ```
 /// (row 1 wanted column 0 too, and 0.1 is below the minimum.)
-enum GreedyAssignment {
+@_spi(Evaluation) public enum GreedyAssignment {
     /// The chosen `(row, column)` pairs, in the order they were chosen; scores below `minimum`
     /// are never chosen.
-    static func pairs(scores: [[Double]], minimum: Double) -> [(row: Int, column: Int)] {
+    public static func pairs(scores: [[Double]], minimum: Double) -> [(row: Int, column: Int)] {
         var candidates: [(score: Double, row: Int, column: Int)] = []
         for (row, rowScores) in scores.enumerated() {
             for (column, score) in rowScores.enumerated() where score >= minimum {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaceKitDatasets
 import FaceKitTestSupport
 
 @testable import FaceKit
@@ -30,7 +31,7 @@ struct FaceTrackerTests {
         let folder = TestData.repository.appendingPathComponent("TestVideos").path
         let truth = try GroundTruth(csvFile: "\(folder)/\(clip).csv")
         let tracked = try TrackedVideo.faces(in: "\(folder)/\(clip).mp4", options: TrackedVideo.trackingOptions)
-        let score = TrackingScore(truth: truth, tracked: tracked)
+        let score = TrackingScore(truth: truth, faces: tracked)
         #expect(score.recall > 0.9, "\(score)")
         #expect(score.falsePositives == 0, "\(score)")
         #expect(score.unexplainedSwitches.isEmpty, "\(score)")
@@ -51,7 +52,7 @@ struct FaceTrackerTests {
         let truth = try GroundTruth(csvFile: "\(folder)/leave-reenter.csv")
         let tracked = try TrackedVideo.faces(
             in: "\(folder)/leave-reenter.mp4", options: TrackedVideo.trackingOptions, reidentification: .off)
-        let score = TrackingScore(truth: truth, tracked: tracked)
+        let score = TrackingScore(truth: truth, faces: tracked)
         #expect(score.idsByIdentity["twin"]?.count == 2, "\(score)")
         #expect(score.unexplainedSwitches.isEmpty, "\(score)")
     }
@@ -85,7 +86,7 @@ struct FaceTrackerTests {
             tracked[frame] = try tracker.process(image, timestampMs: Double(frame) * 40)
         }
         // OTB boxes take in the hair, dlib's are square on the face: 0.3 is the same face.
-        let score = TrackingScore(truth: truth, tracked: tracked, minimumOverlap: 0.3)
+        let score = TrackingScore(truth: truth, faces: tracked, minimumOverlap: 0.3)
         #expect(score.falsePositives == 0, "\(score)")
         #expect(score.matchedCount >= 120, "\(score)")
         #expect(score.overlaps.filter { $0 >= 0.5 }.count >= score.matchedCount * 8 / 10, "\(score)")

@@ -1,18 +1,18 @@
 import Foundation
 
 /// Per-frame ground truth of a clip (`frame,identity,x,y,width,height`, as TestVideos/*.csv), or
-/// OTB's `x y w h` per line, and how well tracked faces agree with it.
-struct GroundTruth {
-    struct Box {
-        var frame: Int
-        var identity: String
-        var box: CGRect
+/// OTB's `x y w h` per line.
+public struct GroundTruth: Sendable {
+    public struct Box: Sendable {
+        public var frame: Int
+        public var identity: String
+        public var box: CGRect
     }
 
-    var boxes: [Box]
+    public var boxes: [Box]
 
     /// Reads a TestVideos CSV.
-    init(csvFile path: String) throws {
+    public init(csvFile path: String) throws {
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst()
         boxes = lines.map { line in
             let cells = line.split(separator: ",").map(String.init)
@@ -24,7 +24,7 @@ struct GroundTruth {
 
     /// Reads OTB's groundtruth_rect.txt (one `x y w h` per frame, tab, space or comma separated,
     /// 1-based pixels) as one identity, frames 0-based.
-    init(otbFile path: String, identity: String) throws {
+    public init(otbFile path: String, identity: String) throws {
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(whereSeparator: \.isNewline)
         boxes = lines.enumerated().map { index, line in
             let values = line.split(whereSeparator: { " \t,".contains($0) }).map { Double($0)! }
