@@ -14,12 +14,14 @@ import Foundation
 struct EvaluateCommand {
     enum Subcommand: String, CaseIterable {
         case detection, landmarks, tracking, benchmark
+        case videoBenchmark = "video-benchmark"
 
         var abstract: String {
             switch self {
             case .detection: "Detection recall and false positives on dlib-faces boxes and CompreFace noses."
             case .landmarks: "ML Kit landmark error on the Helen photos against 68 points placed by people."
             case .tracking: "Tracking IDs against per-frame ground truth: MOTA, IDF1, identity switches."
+            case .videoBenchmark: "Tracking frames per second next to decoding alone (use a release build)."
             case .benchmark: "Model load, decode and per-image analysis time (use a release build)."
             }
         }
@@ -45,7 +47,7 @@ struct EvaluateCommand {
     /// Models from the repository's `.models` first, so the binary can live in any scratch folder.
     static var models: ModelLocator { ModelLocator(directory: repository.appendingPathComponent(".models").path) }
 
-    static let usage = "facekit-evaluate <detection|landmarks|tracking|benchmark> [--data <dir>] [--runs <n>]"
+    static let usage = "facekit-evaluate <detection|landmarks|tracking|benchmark|video-benchmark> [--data <dir>] [--runs <n>]"
 
     static var help: String {
         """
@@ -95,6 +97,7 @@ struct EvaluateCommand {
         case .detection: try DetectionEvaluation(data: data).run()
         case .landmarks: try LandmarkEvaluation(data: data).run()
         case .tracking: try TrackingEvaluation(data: data).run()
+        case .videoBenchmark: try VideoBenchmark(runs: runs).run()
         case .benchmark: try Benchmark(data: data, runs: runs).run()
         }
     }
