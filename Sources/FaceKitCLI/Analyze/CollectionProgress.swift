@@ -7,52 +7,38 @@ import Foundation
 /// Disabled (stderr not a terminal, or `--quiet`), it only counts: the error lines stay the only
 /// output on stderr, which scripts rely on.
 final class CollectionProgress {
+    private let line: StatusLine
     private let output: any TextOutput
-    private let enabled: Bool
     private let total: Int
-    private let clock = ContinuousClock()
-    private let started: ContinuousClock.Instant
-    private var lastDrawn: ContinuousClock.Instant
-    private var drawn = false
     private(set) var files = 0
     private(set) var faces = 0
     private(set) var failures = 0
 
     init(output: any TextOutput, enabled: Bool, total: Int) {
+        line = StatusLine(output: output, enabled: enabled)
         self.output = output
-        self.enabled = enabled
         self.total = total
-        started = clock.now
-        lastDrawn = started
     }
 
     func record(faces found: Int, failed: Bool) {
         files += 1
         faces += found
         if failed { failures += 1 }
-        guard enabled, clock.now - lastDrawn >= .milliseconds(500) else { return }
-        lastDrawn = clock.now
-        drawn = true
-        output.write("\r\u{1B}[K" + Self.progressText(files: files, total: total, faces: faces, seconds: elapsed))
-        output.flush()
+        line.update { Self.progressText(files: files, total: total, faces: faces, seconds: line.elapsedSeconds) }
     }
 
     /// Writes a message on a line of its own, erasing the progress line first.
     func interrupt(_ write: () -> Void) {
-        if enabled && drawn { output.write("\r\u{1B}[K") }
+        line.erase()
         write()
     }
 
     /// Erases the progress line and, on a terminal, writes the summary.
     func finish() {
-        guard enabled else { return }
-        output.write("\r\u{1B}[K" + Self.summaryText(files: files, faces: faces, failures: failures, seconds: elapsed) + "\n")
+        line.erase()
+        guard line.enabled else { return }
+        output.write(Self.summaryText(files: files, faces: faces, failures: failures, seconds: line.elapsedSeconds) + "\n")
         output.flush()
-    }
-
-    private var elapsed: Double {
-        let duration = clock.now - started
-        return Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
     static func progressText(files: Int, total: Int, faces: Int, seconds: Double) -> String {
