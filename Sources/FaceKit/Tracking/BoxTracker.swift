@@ -132,15 +132,13 @@ public struct BoxTracker: Sendable {
             for (row, column) in GreedyAssignment.pairs(scores: scores, minimum: -configuration.maximumDescriptorDistance) {
                 let candidate = candidates[row]
                 let stranger = strangers[column]
+                var track = candidate.live ? tracks[candidate.index] : lostTracks[candidate.index]
+                track.reappear(boxes[stranger.column], at: timestampMs)
+                track.addDescriptor(stranger.descriptor, limit: configuration.descriptorsPerTrack)
+                ids[stranger.column] = track.id
                 if candidate.live {
-                    tracks[candidate.index].reappear(boxes[stranger.column], at: timestampMs)
-                    tracks[candidate.index].addDescriptor(stranger.descriptor, limit: configuration.descriptorsPerTrack)
-                    ids[stranger.column] = tracks[candidate.index].id
+                    tracks[candidate.index] = track
                 } else {
-                    var track = lostTracks[candidate.index]
-                    track.reappear(boxes[stranger.column], at: timestampMs)
-                    track.addDescriptor(stranger.descriptor, limit: configuration.descriptorsPerTrack)
-                    ids[stranger.column] = track.id
                     tracks.append(track)
                     revived.append(candidate.index)
                 }
