@@ -60,6 +60,48 @@ enum Report {
         return lines.joined(separator: "\n")
     }
 
+    /// The video eye model (each eye against its own recent level) on the held-out FOCUS video,
+    /// next to the still-photo model on the same eyes, and the blinks each finds.
+    static func videoEyes(model: LogisticModel, stillModel: LogisticModel, data: EyeData) -> String {
+        let metrics = ClassifierMetrics(
+            probabilities: data.videoHeldOut.map { model.probability($0.features) }, labels: data.videoHeldOut.map(\.label))
+        let still = ClassifierMetrics(
+            probabilities: data.heldOut.map { stillModel.probability($0.features) }, labels: data.heldOut.map(\.label))
+        var found = BlinkCounter()
+        var truth = BlinkCounter()
+        var closures: [[Bool]] = []  // per labelled closure: whether each of its frames read as closed
+        var previousClosed = false
+        for frame in data.heldOutSequence {
+            let probabilities = frame.features.map { $0.map { model.probability([$0]) } }
+            found.record(leftEyeOpen: probabilities[0], rightEyeOpen: probabilities[1], timestampMs: frame.timestampMs)
+            guard let closed = frame.closed else { continue }
+            truth.record(leftEyeOpen: closed ? 0 : 1, rightEyeOpen: closed ? 0 : 1, timestampMs: frame.timestampMs)
+            if closed {
+                let readClosed = probabilities.compactMap { $0 }.max().map { $0 < 0.5 } ?? false
+                if previousClosed { closures[closures.count - 1].append(readClosed) } else { closures.append([readClosed]) }
+            }
+            previousClosed = closed
+        }
+        let blinksSeen = closures.filter { $0.contains(true) }.count
+        var lines = [
+            "### Eyes open in video (FOCUS \(EyeData.heldOutVideo), held out; trained on \(EyeData.trainingVideos.joined(separator: ", ")))",
+            "",
+            "Each eye against its own level of the last \(Int(EyeOpenLevel.window / 1000)) s (EyeOpenLevel); "
+                + "\(data.videoHeldOut.count) eye examples once the level is known.",
+            "",
+            "| model | ROC AUC | accuracy at 0.5 | Brier score |",
+            "|---|---|---|---|",
+            "| FaceKit video eye model (per eye) | \(f3(metrics.rocAUC)) | \(f3(metrics.accuracy())) | \(f3(metrics.brierScore)) |",
+            "| still-photo eye model, same video (per eye) | \(f3(still.rocAUC)) | \(f3(still.accuracy())) | \(f3(still.brierScore)) |",
+            "",
+            "Blinks: \(truth.count) labelled; \(blinksSeen) of them read as closed in at least one frame; "
+                + "BlinkCounter counts \(found.count).",
+            "",
+        ]
+        lines += reliabilityTable(metrics)
+        return lines.joined(separator: "\n")
+    }
+
     static func reliabilityTable(_ metrics: ClassifierMetrics) -> [String] {
         ["| predicted | faces | mean prediction | observed rate |", "|---|---|---|---|"]
             + metrics.reliability().map {

@@ -9,7 +9,8 @@ import Foundation
 /// - smile: GENKI-4K files numbered 1 mod 4 train, 3 mod 4 are held out (shared/data holds the
 ///   odd-numbered files, and GENKI is ordered by label, so a split by range would be one-sided);
 /// - eyes: FOCUS mahie_test_1 and _2 and the GENKI training faces (as open eyes) train;
-///   mahie_test_3 and the GENKI held-out faces are held out.
+///   mahie_test_3 and the GENKI held-out faces are held out. The video eye model trains on the
+///   same two FOCUS videos and is evaluated on the third.
 struct Training {
     var options: TrainingOptions
 
@@ -29,11 +30,13 @@ struct Training {
         let eyes = try EyeData.load(data: options.data, detector: detector, cache: cache, openFaces: smile.trainShapes)
         try cache.save()
         let eyeModel = LogisticModel.fit(samples: eyes.train.map(\.features), labels: eyes.train.map(\.label))
+        let videoEyeModel = LogisticModel.fit(samples: eyes.videoTrain.map(\.features), labels: eyes.videoTrain.map(\.label))
 
         print(Report.smile(model: smileModel, data: smile, haarScores: haarScores))
         print(Report.eyes(model: eyeModel, data: eyes, otherPeople: smile.heldOutShapes))
+        print(Report.videoEyes(model: videoEyeModel, stillModel: eyeModel, data: eyes))
         if !options.dryRun {
-            try WeightsFile.write(smile: smileModel, eyeOpen: eyeModel, to: options.weightsFile)
+            try WeightsFile.write(smile: smileModel, eyeOpen: eyeModel, eyeOpenInVideo: videoEyeModel, to: options.weightsFile)
             FileHandle.standardError.write(Data("facekit-train: wrote \(options.weightsFile.path)\n".utf8))
         }
     }

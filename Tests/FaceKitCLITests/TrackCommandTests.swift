@@ -123,6 +123,23 @@ struct TrackCommandTests {
         }
     }
 
+    @Test("with --classify the summary has each track's mean smile and its blinks: none on rendered faces", .needsModels)
+    func summaryWithClassification() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let summary = folder + "/tracks.csv"
+            let run = Self.track(["--classify", "--summary", summary, "--quiet", Self.crossing])
+            #expect(run.status == 0)
+            let table = try String(contentsOfFile: summary, encoding: .utf8).split(separator: "\n").dropFirst().map {
+                $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            }
+            #expect(table.count == 2, "\(table)")
+            for track in table {
+                #expect(Double(track[8]).map { (0...1).contains($0) } == true, "mean smile: \(track)")
+                #expect(track[9] == "0", "the clip's faces are photos moved about, so they never blink: \(track)")
+            }
+        }
+    }
+
     @Test("missing, empty and non-video files get one line each naming them; the others are tracked", .needsModels)
     func badVideos() throws {
         try TestSupport.withTemporaryFolder { folder in

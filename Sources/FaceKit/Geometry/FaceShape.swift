@@ -82,7 +82,7 @@ extension FaceShape {
     /// face's own frame (``eyeAxis``, ``downAxis``) the eyebrows are above the eyes, the eyes above
     /// the nose base, and the nose base above the bottom of the lower lip. A mirrored shape (left
     /// and right swapped) fails, because its "down" points up. Roll of any amount passes.
-    var isPlausible: Bool {
+    public var isPlausible: Bool {
         guard points.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return false }
         guard interOcularDistance > 0, let down = downAxis else { return false }
         let browCentre = CGPoint.mean(

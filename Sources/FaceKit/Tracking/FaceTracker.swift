@@ -14,6 +14,10 @@ import Foundation
 /// the faces lost recently (``BoxTracker``). By default it is on when that model is found and
 /// off otherwise (``isReidentifying`` tells which); each descriptor costs a ResNet pass.
 ///
+/// With classification on, eye-open probabilities are judged against each tracked face's own
+/// recent openness (``VideoEyeClassifier``), so one person's blink reads as closed even when
+/// their open eyes are narrower than most people's.
+///
 /// ```swift
 /// var options = FaceDetectorOptions()
 /// options.isTrackingEnabled = true
@@ -44,6 +48,7 @@ public final class FaceTracker {
     private let detector: FaceDetector
     private let descriptorNetwork: NativeFaceDescriptor?
     private var tracker: BoxTracker
+    private var eyeClassifiers: [Int: VideoEyeClassifier] = [:]
 
     /// Validates `options` (tracking on, no contours), then loads the detector's models and, as
     /// `reidentification` says, the face descriptor model.
@@ -85,9 +90,20 @@ public final class FaceTracker {
             ids = tracker.update(boxes: boxes, timestampMs: timestampMs)
         }
         for index in faces.indices { faces[index].trackingID = ids[index] }
+        if options.classificationMode == .all {
+            for index in faces.indices {
+                eyeClassifiers[ids[index], default: VideoEyeClassifier()]
+                    .refine(&faces[index], shape: analysed[index].shape, timestampMs: timestampMs)
+            }
+            // A face unseen for a whole window has no usable eye history left.
+            eyeClassifiers = eyeClassifiers.filter { $0.value.lastTimestampMs >= timestampMs - EyeOpenLevel.window }
+        }
         return faces
     }
 
     /// Forgets every face seen so far, for a new video; IDs are not reused.
-    public func reset() { tracker.removeAllTracks() }
+    public func reset() {
+        tracker.removeAllTracks()
+        eyeClassifiers.removeAll()
+    }
 }

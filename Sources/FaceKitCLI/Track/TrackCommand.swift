@@ -52,7 +52,7 @@ public struct TrackCommand: ParsableCommand {
                     help: "Write to this file, replaced only once complete, instead of standard output."),
                 .option(
                     "summary", \.summary, valueName: "file",
-                    help: "Also write one CSV row per tracking ID (first and last frame, duration) to this file."),
+                    help: "Also write one CSV row per tracking ID (first and last frame, duration, blinks) to this file."),
                 .flag("quiet", \.quiet, help: "Do not show progress on a terminal."),
                 .positional("video", \.videos, help: "A video file (MP4, MOV, AVI, ...)."),
             ]
@@ -144,7 +144,7 @@ public struct TrackCommand: ParsableCommand {
         }
         let writer = format.writer(columns: FaceRecordColumns(landmarks: detection.landmarks), output: sink)
         writer.writeHeader()
-        var table = TrackSummary()
+        var table = TrackSummary(countsBlinks: detection.classify)
         var failed = false
         for path in videos {
             tracker.reset()

@@ -4,12 +4,12 @@ import FaceKit
 /// first and last seen and in how many analysed frames.
 ///
 /// `mean_smiling_probability` averages the smiling probabilities the track's faces have, and is
-/// empty when none has one (no `--classify`). `blinks` stays empty until a video eye model
-/// (each eye against the same face's recent open level) makes closings countable.
+/// empty when none has one. `blinks` counts the track's blinks (``BlinkCounter``) when
+/// classification is on (`--classify`), and is empty otherwise.
 ///
 /// ```
 /// source,tracking_id,first_frame,last_frame,first_timestamp_ms,last_timestamp_ms,duration_ms,frames_seen,mean_smiling_probability,blinks
-/// clip.mp4,0,0,124,0,4960,4960,118,,
+/// clip.mp4,0,0,124,0,4960,4960,118,0.412,3
 /// ```
 struct TrackSummary {
     static let header = [
@@ -28,14 +28,21 @@ struct TrackSummary {
         var framesSeen = 1
         var smilingSum = 0.0
         var smilingCount = 0
+        var blinks = BlinkCounter()
 
         var durationMs: Double { lastTimestampMs - firstTimestampMs }
         var meanSmilingProbability: Double? { smilingCount > 0 ? smilingSum / Double(smilingCount) : nil }
     }
 
+    /// Whether the `blinks` column is filled in: only eye-open probabilities make blinks countable.
+    let countsBlinks: Bool
     /// Entries in the order their tracks first appeared.
     private(set) var entries: [Entry] = []
     private var positions: [String: [Int: Int]] = [:]
+
+    init(countsBlinks: Bool) {
+        self.countsBlinks = countsBlinks
+    }
 
     /// Counts `face` (which must have a tracking ID) as seen at this frame.
     mutating func add(_ face: Face, source: String, frame: Int, timestampMs: Double) {
@@ -48,6 +55,7 @@ struct TrackSummary {
                 entries[position].smilingSum += smile
                 entries[position].smilingCount += 1
             }
+            entries[position].blinks.record(face, timestampMs: timestampMs)
         } else {
             positions[source, default: [:]][id] = entries.count
             var entry = Entry(
@@ -57,6 +65,7 @@ struct TrackSummary {
                 entry.smilingSum = smile
                 entry.smilingCount = 1
             }
+            entry.blinks.record(face, timestampMs: timestampMs)
             entries.append(entry)
         }
     }
@@ -73,7 +82,8 @@ struct TrackSummary {
                 NumberFormat.timestamp(entry.firstTimestampMs) ?? "",
                 NumberFormat.timestamp(entry.lastTimestampMs) ?? "",
                 NumberFormat.timestamp(entry.durationMs) ?? "", String(entry.framesSeen),
-                entry.meanSmilingProbability.flatMap(NumberFormat.probability) ?? "", "",
+                entry.meanSmilingProbability.flatMap(NumberFormat.probability) ?? "",
+                countsBlinks ? String(entry.blinks.count) : "",
             ])
         }
         return text
