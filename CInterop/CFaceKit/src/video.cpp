@@ -50,6 +50,8 @@ extern "C" int32_t fk_video_open(const char *path, fk_video **out, fk_error *err
         }
         if (!opened) throw fk::failure(FK_NOT_A_VIDEO, "no video stream FFmpeg can decode");
         auto &c = video->capture;
+        // Frames come out upright; with this set, OpenCV also reports the upright width and
+        // height (sides swapped for a quarter turn), so nothing more to do here.
         c.set(cv::CAP_PROP_ORIENTATION_AUTO, 1);
         video->info.width = int32_t(c.get(cv::CAP_PROP_FRAME_WIDTH));
         video->info.height = int32_t(c.get(cv::CAP_PROP_FRAME_HEIGHT));
@@ -57,10 +59,6 @@ extern "C" int32_t fk_video_open(const char *path, fk_video **out, fk_error *err
         video->info.fps = std::isfinite(fps) && fps > 0 ? fps : 0;
         double count = c.get(cv::CAP_PROP_FRAME_COUNT);
         video->info.frame_count = std::isfinite(count) && count > 0 ? int64_t(count) : 0;
-        // Rotation by 90 or 270 degrees swaps the upright frame's sides.
-        int rotation = int(c.get(cv::CAP_PROP_ORIENTATION_META));
-        if (rotation == 90 || rotation == 270 || rotation == -90)
-            std::swap(video->info.width, video->info.height);
         if (video->info.width <= 0 || video->info.height <= 0)
             throw fk::failure(FK_NOT_A_VIDEO, "no video stream with a frame size");
         *out = video.release();

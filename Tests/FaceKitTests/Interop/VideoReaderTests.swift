@@ -27,6 +27,15 @@ struct VideoReaderTests {
         #expect(!video.endedEarly)
     }
 
+    @Test("a clip stored sideways with rotation metadata reads upright, at its upright size")
+    func rotationMetadata() throws {
+        let path = TestData.repository.appendingPathComponent("TestVideos/crossing-rotated.mp4").path
+        let (video, frames) = try Self.readAll(path, decodeEvery: 25)
+        #expect(video.width == 640 && video.height == 360, "stored as 360x640")
+        #expect(frames.count == 125)
+        #expect(frames.compactMap(\.image).allSatisfy { $0.width == 640 && $0.height == 360 })
+    }
+
     @Test("timestamps follow the frame rate")
     func timestamps() throws {
         let (_, frames) = try Self.readAll(TestData.shared("video/pyfeat/single_face.mp4"), decodeEvery: 1000)
