@@ -18,7 +18,7 @@ public enum SmileLabels {
             }
     }
 
-    /// GENKI's file number (`file0123.jpg` gives 123), for splitting by number.
+    /// A file's number (`file0123.jpg` or `pos_123.jpg` give 123), for splitting by number.
     public static func number(of file: String) -> Int? {
         Int(URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent.filter(\.isNumber))
     }

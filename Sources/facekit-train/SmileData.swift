@@ -2,10 +2,13 @@
 import FaceKitDatasets
 import Foundation
 
-/// GENKI-4K faces as smile examples, split by file number.
+/// GENKI-4K and SMILEsmileD faces as smile examples, each split by file number.
 struct SmileData {
     var train: [Example] = []
+    /// GENKI-4K's held-out faces (files numbered 3 mod 4).
     var heldOut: [Example] = []
+    /// SMILEsmileD's held-out faces (odd file numbers): 64x64 grey crops from LFW.
+    var heldOutSmileD: [Example] = []
     /// The 68 points of each face, for the eye model's open-eye examples (GENKI's people have
     /// their eyes open in nearly every photo).
     var trainShapes: [FaceShape] = []
@@ -16,6 +19,7 @@ struct SmileData {
     var heldOutBoxes: [CGRect] = []
     /// Labelled files where no face (or no usable shape) was found.
     var missed = 0
+    var missedSmileD = 0
 
     static func load(data: URL, detector: FaceDetector, cache: ShapeCache) throws -> SmileData {
         var result = SmileData()
@@ -45,7 +49,29 @@ struct SmileData {
                 result.heldOutBoxes.append(try box ?? faceBox(entry.file, detector: detector))
             }
         }
+        try result.loadSmileD(data: data, detector: detector, cache: cache)
         return result
+    }
+
+    /// SMILEsmileD: even file numbers train, odd ones are held out (`pos_` and `neg_` files are
+    /// numbered separately, so both labels fall on both sides).
+    private mutating func loadSmileD(data: URL, detector: FaceDetector, cache: ShapeCache) throws {
+        let entries = try SmileLabels.read(data.appendingPathComponent("smile/smilesmiled/labels.csv").path)
+        for (i, entry) in entries.enumerated() {
+            if i % 1000 == 0 { FileHandle.standardError.write(Data("smile: SMILEsmileD \(i)/\(entries.count)\n".utf8)) }
+            let shape = try cache.shape(for: entry.file) {
+                guard let image = try? FaceImage(contentsOfFile: entry.file) else { return nil }
+                return try largestFace(in: image, detector: detector)?.shape
+            }
+            guard let number = SmileLabels.number(of: entry.file), let shape,
+                let features = SmileFeatures.features(of: shape)
+            else {
+                missedSmileD += 1
+                continue
+            }
+            let example = Example(features: features, label: entry.smiling, source: entry.file)
+            if number % 2 == 0 { train.append(example) } else { heldOutSmileD.append(example) }
+        }
     }
 
     /// The largest face's box in a file whose shape is cached; detection is deterministic, so

@@ -24,6 +24,9 @@ struct Training {
         let cache = try ShapeCache(file: options.cache)
         let smile = try SmileData.load(data: options.data, detector: detector, cache: cache)
         let smileModel = LogisticModel.fit(samples: smile.train.map(\.features), labels: smile.train.map(\.label))
+        // The same fit on GENKI-4K alone, to show what adding SMILEsmileD changes.
+        let genkiTrain = smile.train.filter { $0.source.contains("/genki4k/") }
+        let genkiOnlyModel = LogisticModel.fit(samples: genkiTrain.map(\.features), labels: genkiTrain.map(\.label))
         let haarScores = try zip(smile.heldOut, smile.heldOutBoxes).map { example, box in
             try haarSmile.score(in: FaceImage(contentsOfFile: example.source), face: box)
         }
@@ -32,7 +35,7 @@ struct Training {
         let eyeModel = LogisticModel.fit(samples: eyes.train.map(\.features), labels: eyes.train.map(\.label))
         let videoEyeModel = LogisticModel.fit(samples: eyes.videoTrain.map(\.features), labels: eyes.videoTrain.map(\.label))
 
-        print(Report.smile(model: smileModel, data: smile, haarScores: haarScores))
+        print(Report.smile(model: smileModel, genkiOnly: genkiOnlyModel, data: smile, haarScores: haarScores))
         print(Report.eyes(model: eyeModel, data: eyes, otherPeople: smile.heldOutShapes))
         print(Report.videoEyes(model: videoEyeModel, stillModel: eyeModel, data: eyes))
         if !options.dryRun {
