@@ -12,7 +12,7 @@ public struct FaceKitCommand: ParsableCommand {
             commandName: "facekit",
             abstract: "Find faces in images and videos and describe them the way Google ML Kit does.",
             version: version,
-            subcommands: [AnalyzeCommand.self, TrackCommand.self])
+            subcommands: [AnalyzeCommand.self, TrackCommand.self, AnnotateCommand.self])
     }
 
     public init() {}

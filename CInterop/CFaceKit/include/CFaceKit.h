@@ -258,6 +258,140 @@ void fk_cascade_free(fk_cascade *cascade);
 int32_t fk_cascade_best_neighbours(fk_cascade *cascade, const fk_image *image, fk_rect region,
                                    float scale_factor, int32_t *neighbours, fk_error *error);
 
+/* ---- Image output ---------------------------------------------------------------------------
+ * Getting pixels and encoded files out of an fk_image. Both functions only read the image, so
+ * they may run on an image shared between threads.
+ */
+
+/* Copies the image's pixels into out in the given layout (fk_pixel_format; RGBA and BGRA get
+ * alpha 255), rows top first, bytes_per_row bytes apart (at least width times the layout's
+ * bytes per pixel). capacity is out's size in bytes and must hold
+ * bytes_per_row * (height - 1) + width * bytes per pixel; otherwise FK_INVALID_ARGUMENT and out
+ * is not touched. */
+int32_t fk_image_copy_pixels(const fk_image *image, int32_t format, uint8_t *out, size_t capacity,
+                             int32_t bytes_per_row, fk_error *error);
+
+/* Encodes the image in the format file_extension names, with or without its dot: "png", "jpg"
+ * ("jpeg", "jpe"), "bmp" ("dib"), "tif" ("tiff") or "webp", any case. quality (1 ... 100) sets
+ * JPEG's and WebP's quality; PNG, BMP and TIFF are lossless and ignore it. An unknown extension
+ * or a quality out of range fails with FK_INVALID_ARGUMENT.
+ * On success *bytes points to *count bytes allocated by the shim, to be released with
+ * fk_bytes_free; on failure both are left untouched. */
+int32_t fk_image_encode(const fk_image *image, const char *file_extension, int32_t quality,
+                        uint8_t **bytes, size_t *count, fk_error *error);
+
+/* Releases bytes returned by fk_image_encode. fk_bytes_free(NULL) is a no-op. */
+void fk_bytes_free(uint8_t *bytes);
+
+/* ---- Drawing --------------------------------------------------------------------------------
+ * An fk_canvas is a private copy of an fk_image to draw on. It draws primitives only (polylines,
+ * circles, filled rectangles, text), antialiased, in the image's pixel coordinates (origin
+ * top-left, x right, y down, fractions kept to 1/16 pixel); what to draw, where and in which
+ * colour is the caller's policy. Anything outside the image is clipped, which is not an error.
+ * The image the canvas was made from is never changed: fk_canvas_copy_image gives the result.
+ *
+ * Thread safety: an fk_canvas may not be shared between threads. fk_text_measure may be called
+ * from any thread.
+ */
+typedef struct fk_canvas fk_canvas;
+
+typedef struct fk_color {
+    uint8_t red;
+    uint8_t green;
+    uint8_t blue;
+} fk_color;
+
+/* How a line, a circle or text is drawn: in color, width pixels wide (rounded to a whole number,
+ * at least 1), over an outline that extends outline_width pixels beyond it on each side in
+ * outline_color, so that the line reads on light and dark pictures alike. outline_width 0 draws
+ * no outline. Widths must be finite and not negative. */
+typedef struct fk_stroke {
+    fk_color color;
+    float width;
+    fk_color outline_color;
+    float outline_width;
+} fk_stroke;
+
+/* The size of a line of text as fk_canvas_draw_text draws it, in pixels: ascent above the
+ * baseline (the tallest glyph and half the stroke), descent below it (descenders such as 'g'). */
+typedef struct fk_text_extent {
+    float width;
+    float ascent;
+    float descent;
+} fk_text_extent;
+
+/* Copies image into a new canvas. On success *out owns it, to be released with fk_canvas_free. */
+int32_t fk_canvas_create(const fk_image *image, fk_canvas **out, fk_error *error);
+
+void fk_canvas_free(fk_canvas *canvas);
+
+/* Width and height in pixels. */
+int32_t fk_canvas_get_size(const fk_canvas *canvas, int32_t *width, int32_t *height,
+                           fk_error *error);
+
+/* Draws count points (at least 2; a line is 2) joined by straight segments, and the segment
+ * from the last back to the first when closed is non-zero. Points must be finite. */
+int32_t fk_canvas_draw_polyline(fk_canvas *canvas, const fk_point *points, int32_t count,
+                                int32_t closed, fk_stroke stroke, fk_error *error);
+
+/* Draws a circle of radius pixels (finite, > 0) around center: a ring of stroke.width, or, when
+ * filled is non-zero, a disc in stroke.color ringed by the outline. */
+int32_t fk_canvas_draw_circle(fk_canvas *canvas, fk_point center, float radius, int32_t filled,
+                              fk_stroke stroke, fk_error *error);
+
+/* Fills rect (finite, width and height not negative) with color, opaque. */
+int32_t fk_canvas_fill_rect(fk_canvas *canvas, fk_rect rect, fk_color color, fk_error *error);
+
+/* Draws one line of text with its baseline starting at origin, in OpenCV's Hershey Simplex
+ * font scaled so that capital letters are height pixels tall (finite, >= 1), strokes
+ * stroke.width thick, outlined as stroke says. text is NUL-terminated; the font has ASCII
+ * glyphs only, and other bytes are drawn as '?'. */
+int32_t fk_canvas_draw_text(fk_canvas *canvas, const char *text, fk_point origin, float height,
+                            fk_stroke stroke, fk_error *error);
+
+/* The extent of text drawn by fk_canvas_draw_text with this height and stroke (the outline
+ * included). */
+int32_t fk_text_measure(const char *text, float height, fk_stroke stroke, fk_text_extent *out,
+                        fk_error *error);
+
+/* Copies the canvas's current pixels into a new image (*out, to be released with
+ * fk_image_free); the canvas can still be drawn on afterwards. */
+int32_t fk_canvas_copy_image(const fk_canvas *canvas, fk_image **out, fk_error *error);
+
+/* ---- Video writing --------------------------------------------------------------------------
+ * Writes frames into a new video file through OpenCV's FFmpeg backend (cv::VideoWriter). The
+ * container follows the path's extension (.mp4, .mov, .m4v, .mkv, .avi, .webm, ...); the codec
+ * is named by a four-character code: "avc1" (H.264, when FFmpeg has an H.264 encoder), "mp4v"
+ * (MPEG-4 Part 2), "MJPG", "VP80", ... No audio is written.
+ *
+ * Thread safety: an fk_video_writer may not be shared between threads.
+ */
+typedef struct fk_video_writer fk_video_writer;
+
+/* Creates (or replaces) the file at path for frames of width x height pixels (> 0) shown fps
+ * times a second (finite, > 0), encoded with the codec fourcc names (exactly 4 characters).
+ * Fails with FK_INVALID_ARGUMENT for values out of range, when the file cannot be created (the
+ * message gives the system's reason) or when FFmpeg cannot encode this codec into this
+ * container; a file created by a failed call is removed. On success *out owns a new writer, to
+ * be released with fk_video_writer_free.
+ * OpenCV's FFmpeg backend prints some warnings straight to stderr (for every WebM file, and for
+ * each unknown code), which no log level silences: while this call opens the file, file
+ * descriptor 2 points at /dev/null, so what other threads write to stderr meanwhile is lost. */
+int32_t fk_video_writer_create(const char *path, const char *fourcc, double fps, int32_t width,
+                               int32_t height, fk_video_writer **out, fk_error *error);
+
+/* Encodes frame as the next frame. Its size must be the writer's (FK_INVALID_ARGUMENT
+ * otherwise: FFmpeg would drop it silently). Fails after fk_video_writer_finish. */
+int32_t fk_video_writer_write(fk_video_writer *writer, const fk_image *frame, fk_error *error);
+
+/* Flushes the encoder and completes the file (the container's index). Fails with FK_INTERNAL when
+ * the file is then missing or empty. Calling it again does nothing. */
+int32_t fk_video_writer_finish(fk_video_writer *writer, fk_error *error);
+
+/* Finishes the file if fk_video_writer_finish was not called (without reporting failures), then
+ * releases the writer. */
+void fk_video_writer_free(fk_video_writer *writer);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,87 @@
+internal import CFaceKit
+import Foundation
+
+/// Writes frames into a new video file through OpenCV's FFmpeg backend (`fk_video_writer`).
+///
+/// The container follows the path's extension (`.mp4`, `.mov`, `.mkv`, `.avi`, `.webm`, ...).
+/// The codec is the first of `codecs` that FFmpeg can encode into that container, so the
+/// default, H.264 (`avc1`) then MPEG-4 Part 2 (`mp4v`), works where FFmpeg has no H.264
+/// encoder; ``codec`` tells which one was taken. No audio is written. Every frame must have the
+/// size given at creation. Call ``finish()`` to complete the file; a writer dropped without it
+/// completes the file too but cannot report a failure. Not thread-safe.
+///
+/// ```swift
+/// let writer = try VideoWriter(path: "out.mp4", framesPerSecond: 25, width: 640, height: 360)
+/// for frame in frames { try writer.write(frame) }
+/// try writer.finish()
+/// writer.codec   // "avc1"
+/// ```
+public final class VideoWriter {
+    /// H.264 first; MPEG-4 Part 2, which every FFmpeg build encodes, as the fallback.
+    public static let defaultCodecs = ["avc1", "mp4v"]
+    /// WebM holds only VP8/VP9 (and AV1) video.
+    public static let webMCodecs = ["VP80", "VP90"]
+
+    public let path: String
+    public let width: Int
+    public let height: Int
+    public let framesPerSecond: Double
+    /// The four-character code of the codec in use.
+    public let codec: String
+    /// Frames written so far.
+    public private(set) var frameCount = 0
+    private let pointer: OpaquePointer
+
+    /// Creates (or replaces) the file at `path`; runs `fk_video_writer_create` with each of
+    /// `codecs` in turn and throws the last failure when none can be used.
+    public init(
+        path: String, framesPerSecond: Double, width: Int, height: Int, codecs: [String] = VideoWriter.defaultCodecs
+    ) throws(FaceKitError) {
+        guard !codecs.isEmpty, codecs.allSatisfy({ $0.utf8.count == 4 }) else {
+            throw .invalidOption(name: "codecs", reason: "give one or more four-character codes such as avc1")
+        }
+        guard framesPerSecond.isFinite, framesPerSecond > 0, width > 0, height > 0 else {
+            throw .invalidOption(
+                name: "framesPerSecond",
+                reason: "\(width)x\(height) at \(framesPerSecond) frames/s: sizes and rate must be positive")
+        }
+        var lastError: FaceKitError?
+        for candidate in codecs {
+            var created: OpaquePointer?
+            do throws(FaceKitError) {
+                try callNative(subject: path) {
+                    fk_video_writer_create(
+                        path, candidate, framesPerSecond, Int32(width), Int32(height), &created, $0)
+                }
+                pointer = created!
+                codec = candidate
+                self.path = path
+                self.width = width
+                self.height = height
+                self.framesPerSecond = framesPerSecond
+                return
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError!
+    }
+
+    deinit { fk_video_writer_free(pointer) }
+
+    /// Encodes `frame` as the next frame; runs `fk_video_writer_write`.
+    public func write(_ frame: FaceImage) throws(FaceKitError) {
+        guard frame.width == width, frame.height == height else {
+            throw .invalidOption(
+                name: "frame", reason: "a \(frame.width)x\(frame.height) frame in a \(width)x\(height) video")
+        }
+        try callNative(subject: path) { fk_video_writer_write(pointer, frame.handle.pointer, $0) }
+        frameCount += 1
+    }
+
+    /// Flushes the encoder and completes the file; runs `fk_video_writer_finish`. Calling it
+    /// again does nothing.
+    public func finish() throws(FaceKitError) {
+        try callNative(subject: path) { fk_video_writer_finish(pointer, $0) }
+    }
+}

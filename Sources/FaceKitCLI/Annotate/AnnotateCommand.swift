@@ -1,0 +1,276 @@
+import FaceKit
+import Foundation
+
+/// `facekit annotate`: writes copies of images and videos with what FaceKit found drawn on them.
+///
+/// Images are analysed like `facekit analyze` does, videos like `facekit track` (every frame,
+/// with tracking IDs). Each copy goes to the output folder under the input's name; standard
+/// output lists the files written. An input that fails is reported on standard error, one line,
+/// and the others are still annotated; the exit status is then 1 (64 for a wrong command line).
+public struct AnnotateCommand: ParsableCommand {
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "annotate",
+            abstract: "Write copies of images and videos with the faces found drawn on them.",
+            discussion: """
+                Each input is copied to the --output folder under its own name (files found in a \
+                folder keep their path below it); images keep their format, videos their \
+                container. Files named .mp4, .mov, .avi, .mkv, .m4v or .webm are read as videos \
+                and tracked, every frame; everything else as an image. --draw chooses the marks; \
+                by default boxes, pose axes, tracking IDs and whatever --landmarks, --contours and \
+                --classify compute. Contours cannot be combined with tracking, so not with videos.
+                """)
+    }
+
+    public static var arguments: [ArgumentDefinition<AnnotateCommand>] {
+        DetectionFlags.arguments(
+            \.detection, contoursHelp: "Compute and draw the 15 contours of the largest face (images only).")
+            + [
+                .option(
+                    "draw", \.draw, valueName: "marks",
+                    help: "Draw these, comma-separated: boxes, landmarks, contours, pose, ids, labels, or all."),
+                .option("output", \.output, valueName: "folder", help: "Write the annotated copies into this folder."),
+                .option(
+                    "quality", \.quality, valueName: "1-100", help: "JPEG and WebP quality of the annotated images."),
+                .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
+                .flag("quiet", \.quiet, help: "Do not show progress on a terminal."),
+                .positional("input", \.inputs, help: "An image, a video, or a folder to search for images."),
+            ]
+    }
+
+    public var detection = DetectionFlags()
+    public var draw: AnnotationLayers?
+    public var output: String?
+    public var quality = 92
+    public var maxPixels = FaceImage.defaultMaxPixels
+    public var quiet = false
+    public var inputs: [String] = []
+
+    public init() {}
+
+    /// What is drawn: `--draw`, or boxes, pose and IDs plus what the detection flags compute.
+    public var layers: Set<AnnotationLayer> {
+        if let draw { return draw.layers }
+        var layers: Set<AnnotationLayer> = [.boxes, .pose, .ids]
+        if detection.landmarks { layers.insert(.landmarks) }
+        if detection.contours { layers.insert(.contours) }
+        if detection.classify { layers.insert(.labels) }
+        return layers
+    }
+
+    /// The detection flags, with what `--draw` needs turned on.
+    public var effectiveDetection: DetectionFlags {
+        var flags = detection
+        let layers = self.layers
+        if layers.contains(.landmarks) { flags.landmarks = true }
+        if layers.contains(.contours) { flags.contours = true }
+        if layers.contains(.labels) { flags.classify = true }
+        return flags
+    }
+
+    /// The options for images: tracking off.
+    public var imageOptions: FaceDetectorOptions { effectiveDetection.detectorOptions }
+
+    /// The options for videos: tracking on, as `facekit track`.
+    public var videoOptions: FaceDetectorOptions {
+        var options = effectiveDetection.detectorOptions
+        options.isTrackingEnabled = true
+        return options
+    }
+
+    public func validate() throws(CommandError) {
+        guard let output, !output.isEmpty else {
+            throw CommandError("Missing expected option '--output <folder>': where the annotated copies go")
+        }
+        guard (1...100).contains(quality) else {
+            throw CommandError("The value '\(quality)' is invalid for '--quality <1-100>': it must be from 1 to 100")
+        }
+        guard maxPixels > 0 else {
+            throw CommandError(
+                "The value '\(maxPixels)' is invalid for '--max-pixels <n>': it must be a positive number of pixels")
+        }
+        if effectiveDetection.contours, let video = inputs.first(where: AnnotationTarget.isVideoFileName) {
+            let flag =
+                detection.contours
+                ? "--contours" : "--draw " + (draw?.layers == Set(AnnotationLayer.allCases) ? "all" : "contours")
+            throw CommandError(
+                "'\(flag)' cannot be combined with tracking, which 'facekit annotate' does for videos (\(video)): "
+                    + "ML Kit computes contours only without tracking (annotate the videos without contours)")
+        }
+        try effectiveDetection.validate(imageOptions)
+    }
+
+    public func run(_ context: CommandContext) throws -> ExitStatus {
+        let folder = output!
+        var targets: [Result<AnnotationTarget, FailedInput>] = []
+        for input in inputs { targets += AnnotationTarget.expand(input, outputFolder: folder) }
+        let hasImages = targets.contains { (try? $0.get())?.isVideo == false }
+        let hasVideos = targets.contains { (try? $0.get())?.isVideo == true }
+        // Models load before anything is written, so a missing model stops the run at once.
+        let detector: FaceDetector?
+        let tracker: FaceTracker?
+        do {
+            detector = hasImages ? try FaceDetector(options: imageOptions, models: detection.models) : nil
+            tracker = hasVideos ? try FaceTracker(options: videoOptions, models: detection.models) : nil
+        } catch {
+            if case .invalidOption = error { throw DetectionFlags.usageError(error) }
+            throw error
+        }
+        if let tracker, !tracker.isReidentifying, !quiet {
+            context.stderr.write(
+                "facekit: note: \(ModelLocator.Model.faceDescriptor.rawValue) not found; faces that leave and "
+                    + "come back get new IDs (run scripts/setup to fetch it)\n")
+        }
+        // Every input file, so that no output replaces one.
+        var inputFiles: [AnnotationTarget.FileIdentity: String] = [:]
+        for case .success(let target) in targets {
+            if let identity = AnnotationTarget.FileIdentity(target.input), inputFiles[identity] == nil {
+                inputFiles[identity] = target.input
+            }
+        }
+        var written: [String: String] = [:]  // output path -> the input written there
+        var failed = false
+        for result in targets {
+            let outcome: String?
+            switch result {
+            case .failure(let failure):
+                outcome = failure.description
+            case .success(let target):
+                if let earlier = written[target.outputPath] {
+                    outcome = "\(target.input): not annotated: \(target.outputPath) is already written for \(earlier)"
+                } else if let problem = target.overwriteProblem(inputs: inputFiles) {
+                    outcome = problem
+                } else {
+                    written[target.outputPath] = target.input
+                    let result: AnnotationOutcome
+                    if target.isVideo {
+                        tracker!.reset()
+                        result = annotateVideo(target, with: tracker!, context: context)
+                    } else {
+                        result = annotateImage(target, with: detector!)
+                    }
+                    if result.written {
+                        context.stdout.write(target.outputPath + "\n")
+                        context.stdout.flush()
+                    }
+                    outcome = result.failure
+                }
+            }
+            if let message = outcome {
+                context.stderr.write("facekit: \(message)\n")
+                failed = true
+            }
+        }
+        return failed ? .failure : .success
+    }
+
+    /// The annotation policy for an image or frame of this size.
+    private func annotation(width: Int, height: Int) -> FaceAnnotation {
+        FaceAnnotation(layers: layers, style: AnnotationStyle(imageWidth: width, imageHeight: height))
+    }
+
+    /// `image` with `faces` drawn on it.
+    func annotated(_ image: FaceImage, faces: [Face]) throws(FaceKitError) -> FaceImage {
+        let canvas = try ImageCanvas(image: image)
+        try annotation(width: image.width, height: image.height).draw(faces, on: canvas)
+        return try canvas.image()
+    }
+
+    /// Whether an input's annotated copy was written, and the message to report, if any.
+    private struct AnnotationOutcome {
+        var written: Bool
+        var failure: String?
+    }
+
+    /// Annotates one image.
+    private func annotateImage(_ target: AnnotationTarget, with detector: FaceDetector) -> AnnotationOutcome {
+        let data: Data
+        do throws(FaceKitError) {
+            let image = try FaceImage(contentsOfFile: target.input, maxPixels: maxPixels)
+            data = try annotated(image, faces: detector.process(image))
+                .encoded(fileExtension: target.imageFormat, quality: quality)
+        } catch {
+            return AnnotationOutcome(written: false, failure: error.description)
+        }
+        do throws(OutputError) {
+            try AnnotationFileWriter.write(data, to: target.outputPath)
+        } catch {
+            return AnnotationOutcome(written: false, failure: "\(target.input): not annotated: \(error.description)")
+        }
+        return AnnotationOutcome(written: true)
+    }
+
+    /// Annotates every frame of one video. A video that stops decoding, or a frame that cannot
+    /// be analysed, ends it early: the frames before are kept, and the failure says where.
+    private func annotateVideo(_ target: AnnotationTarget, with tracker: FaceTracker, context: CommandContext)
+        -> AnnotationOutcome
+    {
+        func failed(_ message: String) -> AnnotationOutcome { AnnotationOutcome(written: false, failure: message) }
+        let video: VideoReader
+        do {
+            video = try VideoReader(contentsOfFile: target.input)
+        } catch {
+            return failed(error.description)
+        }
+        let temporary: String
+        let writer: VideoWriter
+        do {
+            temporary = try AnnotationFileWriter.temporaryPath(for: target.outputPath)
+        } catch {
+            return failed("\(target.input): not annotated: \(error.description)")
+        }
+        /// A writing failure's reason, without the temporary file's name or "internal error".
+        func reason(_ error: FaceKitError) -> String {
+            let text: String
+            switch error {
+            case .native(let reason), .invalidOption(_, let reason): text = reason
+            default: text = error.description
+            }
+            return text.replacingOccurrences(of: temporary + ": ", with: "")
+        }
+        do {
+            let codecs =
+                AnnotationTarget.fileExtension(target.outputPath) == "webm"
+                ? VideoWriter.webMCodecs : VideoWriter.defaultCodecs
+            writer = try VideoWriter(
+                path: temporary, framesPerSecond: video.framesPerSecond > 0 ? video.framesPerSecond : 25,
+                width: video.width, height: video.height, codecs: codecs)
+        } catch {
+            unlink(temporary)
+            return failed("\(target.input): not annotated: cannot write \(target.outputPath): \(reason(error))")
+        }
+        let progress = ProgressLine(
+            output: context.stderr, enabled: !quiet && context.stderr.isTerminal, source: target.input,
+            declaredFrames: video.declaredFrameCount)
+        defer { progress.finish() }
+        var failure: String?
+        var framesRead = 0
+        do {
+            while let frame = try video.next(), let image = frame.image {
+                framesRead += 1
+                progress.update(framesRead: framesRead)
+                let faces = try tracker.process(image, timestampMs: frame.timestampMs)
+                try writer.write(annotated(image, faces: faces))
+            }
+        } catch {
+            failure = "\(error.description) (at frame \(video.lastIndex + 1); the frames before it were written)"
+        }
+        do throws(FaceKitError) {
+            try writer.finish()
+        } catch {
+            unlink(temporary)
+            return failed("\(target.input): not annotated: cannot write \(target.outputPath): \(reason(error))")
+        }
+        do throws(OutputError) {
+            try AnnotationFileWriter.commit(temporary, to: target.outputPath)
+        } catch {
+            return failed("\(target.input): not annotated: \(error.description)")
+        }
+        if failure == nil, video.endedEarly {
+            failure =
+                "\(target.input): video stopped decoding at frame \(video.lastIndex + 1) of about "
+                + "\(video.declaredFrameCount); the frames before it were written"
+        }
+        return AnnotationOutcome(written: true, failure: failure)
+    }
+}

@@ -1,0 +1,101 @@
+import FaceKit
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One input of `facekit annotate` and the file its annotated copy goes to.
+///
+/// A file named on the command line goes to `<output>/<its name>`; a file found in a folder goes
+/// to `<output>/<its path below that folder>`. Images keep their format when FaceKit can encode
+/// it (PNG, JPEG, BMP, TIFF, WebP) and are written as JPEG with `.jpg` appended otherwise (HEIC,
+/// no extension). Videos are recognised by their extension and keep it.
+///
+/// ```swift
+/// AnnotationTarget(input: "trip/a.jpg", relativeOutput: "a.jpg", outputFolder: "out").outputPath   // "out/a.jpg"
+/// AnnotationTarget.isVideoFileName("clip.MOV")                                                    // true
+/// ```
+struct AnnotationTarget: Equatable {
+    /// Extensions taken as videos, any case; everything else is read as an image.
+    static let videoExtensions: Set<String> = ["mp4", "mov", "avi", "mkv", "m4v", "webm"]
+
+    var input: String
+    /// The output's path below the output folder.
+    var relativeOutput: String
+    var outputFolder: String
+
+    var isVideo: Bool { Self.isVideoFileName(input) }
+
+    var outputPath: String {
+        (outputFolder.hasSuffix("/") ? outputFolder : outputFolder + "/") + relativeOutput
+    }
+
+    /// The lower-cased extension of a path's last component, `nil` when it has none.
+    static func fileExtension(_ path: String) -> String? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let ext = name[name.index(after: dot)...].lowercased()
+        return ext.isEmpty ? nil : ext
+    }
+
+    static func isVideoFileName(_ path: String) -> Bool {
+        fileExtension(path).map(videoExtensions.contains) ?? false
+    }
+
+    /// The format an image output is encoded in: its extension (``expand(_:outputFolder:)``
+    /// makes it one FaceKit encodes).
+    var imageFormat: String { Self.fileExtension(relativeOutput) ?? "jpg" }
+
+    /// The targets for one command-line path: the path itself, or the images found in a folder
+    /// (as `facekit analyze` finds them) except those inside the output folder, which are earlier
+    /// runs' copies. A folder that cannot be read comes back as a failure.
+    static func expand(_ path: String, outputFolder: String) -> [Result<AnnotationTarget, FailedInput>] {
+        var isFolder = stat()
+        let folder = stat(path, &isFolder) == 0 && (isFolder.st_mode & S_IFMT) == S_IFDIR
+        let entries = ImageFileWalker.expand(path)
+        let outputPrefix = URL(fileURLWithPath: outputFolder).resolvingSymlinksInPath().path + "/"
+        return entries.compactMap { entry in
+            if let failure = entry.failureDescription { return .failure(FailedInput(description: failure)) }
+            if folder, URL(fileURLWithPath: entry.path).resolvingSymlinksInPath().path.hasPrefix(outputPrefix) {
+                return nil
+            }
+            var relative: String
+            if folder, entry.path.hasPrefix(path) {
+                relative = String(entry.path.dropFirst(path.count))
+                while relative.hasPrefix("/") { relative.removeFirst() }
+            } else {
+                relative = entry.path.split(separator: "/").last.map(String.init) ?? entry.path
+            }
+            var target = AnnotationTarget(input: entry.path, relativeOutput: relative, outputFolder: outputFolder)
+            if !target.isVideo, fileExtension(relative).map(FaceImage.encodableFileExtensions.contains) != true {
+                target.relativeOutput += ".jpg"
+            }
+            return .success(target)
+        }
+    }
+
+    /// A file's device and inode, which tell whether two paths name the same file.
+    struct FileIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+
+        /// `nil` when nothing is at `path`.
+        init?(_ path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+
+    /// Why the output may not be written, or `nil` when it may: it is one of the run's inputs
+    /// (`inputs`: each input file's identity and path), reached by any path.
+    func overwriteProblem(inputs: [FileIdentity: String]) -> String? {
+        guard let output = FileIdentity(outputPath), let owner = inputs[output] else { return nil }
+        let what = owner == input ? "the input itself" : "the input \(owner)"
+        return "\(input): not annotated: the output \(outputPath) is \(what); choose another --output folder"
+    }
+}

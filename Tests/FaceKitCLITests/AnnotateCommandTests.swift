@@ -1,0 +1,202 @@
+import FaceKitTestSupport
+import Foundation
+import Testing
+
+@testable import FaceKit
+@testable import FaceKitCLI
+
+/// `facekit annotate` run in process.
+@Suite("annotate command")
+struct AnnotateCommandTests {
+    static let crossing = TestData.repository.appendingPathComponent("TestVideos/crossing.mp4").path
+
+    static func annotate(_ arguments: [String]) -> TestSupport.Run {
+        TestSupport.run(["annotate", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent"] + arguments)
+    }
+
+    @Test("with only boxes drawn, the copy differs from the input on the faces' boxes and nowhere else", .needsModels)
+    func boxesOnly() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let run = Self.annotate(["--draw", "boxes", "--output", folder, TestSupport.astronaut])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdoutLines == [folder + "/astronaut.png"])
+            let input = try FaceImage(contentsOfFile: TestSupport.astronaut)
+            let output = try FaceImage(contentsOfFile: folder + "/astronaut.png")
+            #expect(output.width == input.width && output.height == input.height)
+            let faces = try FaceDetector(models: ModelLocator(directory: TestSupport.modelDirectory)).process(input)
+            #expect(faces.count == 1)
+            let style = AnnotationStyle(imageWidth: input.width, imageHeight: input.height)
+            let before = try input.pixels()
+            let after = try output.pixels()
+            var changedInside = 0
+            var changedOutside: [String] = []
+            for y in 0..<input.height {
+                for x in 0..<input.width {
+                    let i = 3 * (y * input.width + x)
+                    guard before[i..<i + 3] != after[i..<i + 3] else { continue }
+                    let point = CGPoint(x: Double(x), y: Double(y))
+                    // A line's half width and its outline, plus a pixel of antialiasing.
+                    let inBox = faces.contains { face in
+                        let width = style.lineWidth(forFaceWidth: face.frame.width)
+                        return face.frame.insetBy(dx: -(width * 1.5 + 2), dy: -(width * 1.5 + 2)).contains(point)
+                    }
+                    if inBox { changedInside += 1 } else { changedOutside.append("(\(x), \(y))") }
+                }
+            }
+            #expect(changedOutside.isEmpty, "changed outside every box: \(changedOutside.prefix(10))")
+            #expect(changedInside > 4 * Int(faces[0].frame.width), "the box is drawn: \(changedInside) pixels")
+        }
+    }
+
+    @Test("an annotated video keeps every frame, its size and its rate, with marks on the faces", .needsModels)
+    func video() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let run = Self.annotate(["--classify", "--output", folder, Self.crossing])
+            #expect(run.status == 0, "\(run.stderr)")
+            let output = folder + "/crossing.mp4"
+            #expect(run.stdoutLines == [output])
+            let original = try VideoReader(contentsOfFile: Self.crossing)
+            let annotated = try VideoReader(contentsOfFile: output)
+            #expect(annotated.width == 640 && annotated.height == 360)
+            #expect(abs(annotated.framesPerSecond - original.framesPerSecond) < 0.01)
+            var frames = 0
+            var differing = 0
+            while let frame = try annotated.next(), let source = try original.next() {
+                frames += 1
+                guard frame.index % 25 == 0 else { continue }
+                let a = try frame.image!.pixels(format: .gray8)
+                let b = try source.image!.pixels(format: .gray8)
+                if zip(a, b).filter({ abs(Int($0) - Int($1)) > 40 }).count > 200 { differing += 1 }
+            }
+            #expect(frames == 125)
+            #expect(try original.next() == nil)
+            #expect(differing == 5, "every sampled frame shows marks: \(differing) of 5")
+            let entries = try FileManager.default.contentsOfDirectory(atPath: folder)
+            #expect(entries == ["crossing.mp4"], "no temporary file is left behind: \(entries)")
+        }
+    }
+
+    @Test("missing and broken inputs get one line each naming them; the good one is still written", .needsModels)
+    func badInputs() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let missing = folder + "/in/missing.jpg"
+            let text = try TestSupport.makeFile(folder, "in/notes.jpg", contents: Data("not an image\n".utf8))
+            let notVideo = try TestSupport.makeFile(folder, "in/clip.mp4", contents: Data("not a video\n".utf8))
+            let jpeg = TestData.fixture("astronaut.jpg")
+            let out = folder + "/out"
+            let run = Self.annotate(["--output", out, missing, text, jpeg, notVideo])
+            #expect(run.status == 1)
+            #expect(run.stderrLines.count == 3, "\(run.stderrLines)")
+            for (line, path) in zip(run.stderrLines, [missing, text, notVideo]) {
+                #expect(line.hasPrefix("facekit: \(path): "), "\(line)")
+            }
+            #expect(run.stdoutLines == [out + "/astronaut.jpg"])
+            let written = try Data(contentsOf: URL(fileURLWithPath: out + "/astronaut.jpg"))
+            #expect(written.prefix(3) == Data([0xFF, 0xD8, 0xFF]), "a JPEG stays a JPEG")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["astronaut.jpg"])
+        }
+    }
+
+    @Test("contours with a video are refused as track refuses them, before anything is written")
+    func contoursWithVideo() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            for flags in [["--contours"], ["--draw", "boxes,contours"]] {
+                let run = Self.annotate(flags + ["--output", folder, TestSupport.astronaut, Self.crossing])
+                #expect(run.status == 64)
+                let first = run.stderrLines.first ?? ""
+                let flag = flags.count == 1 ? "--contours" : "--draw contours"
+                #expect(first.hasPrefix("Error: '\(flag)' cannot be combined with tracking"), "\(first)")
+                #expect(run.stderr.contains("Usage: facekit annotate"), "\(run.stderr)")
+            }
+            let entries = try FileManager.default.contentsOfDirectory(atPath: folder)
+            #expect(entries.isEmpty, "\(entries)")
+        }
+    }
+
+    @Test(
+        "option values that cannot be honoured are usage errors naming the option",
+        arguments: [
+            (["--draw", "boxes,hats"], "'--draw <marks>'"), (["--quality", "0"], "'--quality <1-100>'"),
+            (["--output", ""], "'--output <folder>'"), (["--max-pixels", "0"], "'--max-pixels <n>'"),
+            (["--min-face-size", "2"], "'--min-face-size <fraction>'"),
+        ])
+    func usageErrors(arguments: [String], option: String) {
+        let output = arguments.contains("--output") ? [] : ["--output", "/nonexistent/never-written"]
+        let run = Self.annotate(arguments + output + [TestSupport.astronaut])
+        #expect(run.status == 64)
+        #expect(run.stderrLines.first?.hasPrefix("Error: ") == true && run.stderr.contains(option), "\(run.stderr)")
+    }
+
+    @Test("--output is required")
+    func outputRequired() {
+        let run = Self.annotate([TestSupport.astronaut])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("'--output <folder>'"), "\(run.stderr)")
+    }
+
+    @Test("--draw chooses the marks and turns on what they need; by default what is computed is drawn")
+    func drawSelection() throws {
+        let parser = CommandParser(root: FaceKitCommand.self)
+        func command(_ arguments: [String]) throws -> AnnotateCommand {
+            guard case .run(let command, _) = try parser.parse(["annotate", "--output", "o"] + arguments + ["a.jpg"]),
+                let annotate = command as? AnnotateCommand
+            else { throw CommandError("not an annotate command") }
+            return annotate
+        }
+        #expect(try command([]).layers == [.boxes, .pose, .ids])
+        #expect(try command(["--landmarks", "--classify"]).layers == [.boxes, .pose, .ids, .landmarks, .labels])
+        let drawn = try command(["--draw", "landmarks,labels"])
+        #expect(drawn.layers == [.landmarks, .labels])
+        #expect(drawn.imageOptions.landmarkMode == .all && drawn.imageOptions.classificationMode == .all)
+        #expect(drawn.imageOptions.contourMode == .none)
+        #expect(try command(["--draw", "all"]).imageOptions.contourMode == .all)
+        #expect(try command(["--draw", "all"]).videoOptions.isTrackingEnabled)
+    }
+
+    @Test(
+        "an output that would replace an input, or a name written twice, is refused; inputs are untouched", .needsModels
+    )
+    func overwriting() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let input = try TestSupport.makeFile(folder, "astronaut.png", contents: TestSupport.astronautData())
+            let other = try TestSupport.makeFile(folder, "b/astronaut.png", contents: TestSupport.astronautData())
+            let run = Self.annotate(["--output", folder + "/.", input, TestSupport.astronaut])
+            #expect(run.status == 1)
+            #expect(run.stderrLines.count == 2, "\(run.stderrLines)")
+            #expect(run.stderrLines.first?.contains("is the input itself") == true, "\(run.stderr)")
+            #expect(run.stderrLines.last?.contains("is the input \(input)") == true, "\(run.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == TestSupport.astronautData())
+            #expect(run.stdout.isEmpty)
+
+            let twice = Self.annotate(["--output", folder + "/out", TestSupport.astronaut, other])
+            #expect(twice.status == 1)
+            #expect(
+                twice.stderrLines == [
+                    "facekit: \(other): not annotated: \(folder)/out/astronaut.png is already written for \(TestSupport.astronaut)"
+                ])
+            #expect(twice.stdoutLines == [folder + "/out/astronaut.png"])
+        }
+    }
+
+    @Test("a folder's images keep their path below it; a name FaceKit cannot encode gets .jpg", .needsModels)
+    func folders() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            try TestSupport.makeFile(folder, "in/trip/a.png", contents: TestSupport.astronautData())
+            try TestSupport.makeFile(
+                folder, "in/b.webp",
+                contents: Data(contentsOf: URL(fileURLWithPath: TestData.fixture("astronaut.webp"))))
+            let bare = try TestSupport.makeFile(folder, "photo", contents: TestSupport.astronautData())
+            let out = folder + "/out"
+            let run = Self.annotate(["--output", out, folder + "/in", bare])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdoutLines == [out + "/b.webp", out + "/trip/a.png", out + "/photo.jpg"])
+            for path in run.stdoutLines { #expect(try FaceImage(contentsOfFile: path).width == 512, "\(path)") }
+            // Writing inside the folder searched: a second run does not take the first run's copies.
+            let nested = Self.annotate(["--draw", "boxes", "--output", folder + "/in/annotated", folder + "/in"])
+            #expect(nested.status == 0, "\(nested.stderr)")
+            #expect(nested.stdoutLines.count == 2, "\(nested.stdoutLines)")
+            let again = Self.annotate(["--draw", "boxes", "--output", folder + "/in/annotated", folder + "/in"])
+            #expect(again.stdoutLines == nested.stdoutLines)
+        }
+    }
+}

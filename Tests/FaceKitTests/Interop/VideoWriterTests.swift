@@ -1,0 +1,81 @@
+import FaceKitTestSupport
+import Foundation
+import Testing
+
+@testable import FaceKit
+
+@Suite("VideoWriter")
+struct VideoWriterTests {
+    /// A frame whose brightness encodes its index, so that frames are told apart after coding.
+    static func frame(_ index: Int, width: Int = 160, height: Int = 120) throws -> FaceImage {
+        let bytes = [UInt8](repeating: UInt8(20 + 7 * (index % 30)), count: width * height * 3)
+        return try bytes.withUnsafeBytes {
+            try FaceImage(pixels: $0, width: width, height: height, bytesPerRow: width * 3, format: .rgb8)
+        }
+    }
+
+    static func withFolder<T>(_ body: (String) throws -> T) throws -> T {
+        let folder = NSTemporaryDirectory() + "facekit-video-writer-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        return try body(folder)
+    }
+
+    @Test(
+        "every frame is written at the size and rate given, and read back by VideoReader",
+        arguments: [
+            ("mp4", VideoWriter.defaultCodecs), ("mov", VideoWriter.defaultCodecs),
+            ("mkv", VideoWriter.defaultCodecs), ("avi", VideoWriter.defaultCodecs),
+            ("webm", VideoWriter.webMCodecs),
+        ])
+    func roundTrip(container: String, codecs: [String]) throws {
+        try Self.withFolder { folder in
+            let path = folder + "/clip." + container
+            let writer = try VideoWriter(path: path, framesPerSecond: 25, width: 160, height: 120, codecs: codecs)
+            for index in 0..<30 { try writer.write(Self.frame(index)) }
+            try writer.finish()
+            try writer.finish()
+            #expect(writer.frameCount == 30)
+            #expect(writer.codec == codecs[0], "this FFmpeg encodes \(codecs[0])")
+            let video = try VideoReader(contentsOfFile: path)
+            #expect(video.width == 160 && video.height == 120)
+            #expect(abs(video.framesPerSecond - 25) < 0.01)
+            var brightness: [Int] = []
+            while let frame = try video.next() { brightness.append(Int(try frame.image!.pixels(format: .gray8)[6000])) }
+            #expect(brightness.count == 30)
+            #expect(zip(brightness, (0..<30).map { 20 + 7 * $0 }).allSatisfy { abs($0 - $1) <= 6 }, "\(brightness)")
+        }
+    }
+
+    @Test("a codec FFmpeg cannot use falls back to the next one")
+    func fallback() throws {
+        try Self.withFolder { folder in
+            let writer = try VideoWriter(
+                path: folder + "/clip.mp4", framesPerSecond: 10, width: 64, height: 48, codecs: ["zzzz", "mp4v"])
+            #expect(writer.codec == "mp4v")
+            try writer.write(Self.frame(0, width: 64, height: 48))
+            try writer.finish()
+        }
+    }
+
+    @Test("a frame of another size, a folder that does not exist and bad values are refused")
+    func refusals() throws {
+        try Self.withFolder { folder in
+            let writer = try VideoWriter(path: folder + "/clip.mp4", framesPerSecond: 25, width: 64, height: 48)
+            #expect(throws: FaceKitError.self) { try writer.write(Self.frame(0)) }
+            #expect {
+                try VideoWriter(path: folder + "/missing/clip.mp4", framesPerSecond: 25, width: 64, height: 48)
+            } throws: { error in
+                "\(error)".contains("No such file or directory")
+            }
+            #expect(!FileManager.default.fileExists(atPath: folder + "/bad.mp4"))
+            #expect(throws: FaceKitError.self) {
+                try VideoWriter(path: folder + "/bad.mp4", framesPerSecond: 0, width: 64, height: 48)
+            }
+            #expect(throws: FaceKitError.self) {
+                try VideoWriter(path: folder + "/bad.mp4", framesPerSecond: 25, width: 64, height: 48, codecs: ["zzzz"])
+            }
+            #expect(!FileManager.default.fileExists(atPath: folder + "/bad.mp4"), "a failed writer leaves no file")
+        }
+    }
+}
