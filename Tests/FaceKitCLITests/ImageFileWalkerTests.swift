@@ -43,6 +43,74 @@ struct ImageFileWalkerTests {
         }
     }
 
+    @Test("a folder sorts as if its name ended in a slash, so the walk order is the byte order of full paths")
+    func folderSortsWithSlash() throws {
+        try TestSupport.withTemporaryFolder { root in
+            let names = [
+                "b/x.jpg", "b.jpg", "b0.jpg", "b-c.jpg", "b/a/y.png", "b/a.png", "b/a-z.png", "B.png", "a b.jpg",
+                "a.b/c.jpg", "a/b.jpg", "é.jpg", "e.jpg", "z/z/z/z.png",
+            ]
+            for name in names { try TestSupport.makeFile(root, name) }
+            let walked = ImageFileWalker.expand(root).map(\.path)
+            #expect(
+                walked == [
+                    "\(root)/B.png", "\(root)/a b.jpg", "\(root)/a.b/c.jpg", "\(root)/a/b.jpg", "\(root)/b-c.jpg",
+                    "\(root)/b.jpg", "\(root)/b/a-z.png", "\(root)/b/a.png", "\(root)/b/a/y.png", "\(root)/b/x.jpg",
+                    "\(root)/b0.jpg", "\(root)/e.jpg", "\(root)/z/z/z/z.png", "\(root)/é.jpg",
+                ])
+            #expect(walked == walked.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        }
+    }
+
+    @Test("a random tree walks in the order of its sorted paths, the same every time")
+    func randomTreeOrder() throws {
+        var generator = SplitMix(seed: 5)
+        let parts = ["a", "b", "a.b", "a-b", "a0", "b.c", "A", "_"]
+        try TestSupport.withTemporaryFolder { root in
+            var files: Set<String> = []
+            for _ in 0..<120 {
+                let depth = Int(generator.next() % 4)
+                let folders = (0..<depth).map { _ in parts[Int(generator.next() % UInt64(parts.count))] + "d" }
+                let name =
+                    parts[Int(generator.next() % UInt64(parts.count))]
+                    + [".jpg", ".png", ".txt"][Int(generator.next() % 3)]
+                let path = (folders + [name]).joined(separator: "/")
+                if (try? TestSupport.makeFile(root, path)) != nil, ImageFileWalker.isImageFileName(name) {
+                    files.insert(root + "/" + path)
+                }
+            }
+            let walked = ImageFileWalker.expand(root).map(\.path)
+            #expect(walked == files.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+            #expect(ImageFileWalker.expand(root).map(\.path) == walked)
+        }
+    }
+
+    @Test("paths are walked in the order given, each folder after the one before")
+    func severalPaths() throws {
+        try TestSupport.withTemporaryFolder { root in
+            try TestSupport.makeFile(root, "z/a.png")
+            try TestSupport.makeFile(root, "a/b.png")
+            let walked = ImageFileWalker(paths: [root + "/z", "loose.txt", root + "/a"]).map(\.path)
+            #expect(walked == [root + "/z/a.png", "loose.txt", root + "/a/b.png"])
+        }
+    }
+
+    @Test("a folder is listed only when the walk reaches it, so the walk streams")
+    func streams() throws {
+        try TestSupport.withTemporaryFolder { root in
+            try TestSupport.makeFile(root, "a/1.png")
+            try TestSupport.makeFile(root, "b/1.png")
+            var walk = ImageFileWalker(paths: [root]).makeIterator()
+            #expect(walk.next() == .file(root + "/a/1.png"))
+            // Folder b was seen when the root was listed, but not yet listed itself.
+            try TestSupport.makeFile(root, "b/0.png")
+            try TestSupport.makeFile(root, "c.png")
+            #expect(walk.next() == .file(root + "/b/0.png"))
+            #expect(walk.next() == .file(root + "/b/1.png"))
+            #expect(walk.next() == nil, "the root was listed before c.png was made")
+        }
+    }
+
     @Test("symbolic links to folders are followed but never in a loop")
     func symlinkLoops() throws {
         try TestSupport.withTemporaryFolder { root in
@@ -74,5 +142,18 @@ struct ImageFileWalkerTests {
             #expect(entries.first == .file(root + "/a.png"))
             #expect(entries.last?.failureDescription?.hasPrefix(root + "/locked: cannot read folder: ") == true)
         }
+    }
+}
+
+/// A small seeded random number generator, so a "random" tree is the same on every run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

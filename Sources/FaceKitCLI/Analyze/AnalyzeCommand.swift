@@ -5,7 +5,15 @@ import FaceKit
 ///
 /// Inputs that fail (missing, unreadable, not an image, too large) are reported on standard
 /// error, one line each, and skipped; the rest are still written. Exit status 1 if any input
-/// failed, 0 otherwise, 64 for a wrong command line.
+/// failed, 0 otherwise, 64 for a wrong command line. Folders are walked lazily, in the order of
+/// ``ImageFileWalker``; `--shard K/N` takes one contiguous share of that order
+/// (``CollectionShard``); with `--output`, rows go to `FILE.partial` with checkpoints in
+/// `FILE.journal` (``ResumableFileOutput``, ``AnalyzeJournal``), so that `--resume` continues an
+/// interrupted run (``ResumePlan``).
+///
+/// ```sh
+/// facekit analyze --jobs 4 --shard 2/8 --resume --output faces-2.csv photos/
+/// ```
 public struct AnalyzeCommand: ParsableCommand {
     public static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -14,7 +22,8 @@ public struct AnalyzeCommand: ParsableCommand {
             discussion: """
                 Folders are searched recursively for files named .jpg, .jpeg, .jpe, .png, .bmp, .dib, \
                 .tif, .tiff or .webp, in path order. A file that cannot be analysed is reported on \
-                standard error and skipped; the exit status is then 1.
+                standard error and skipped; the exit status is then 1. With --output, an interrupted \
+                run can be continued with --resume; --shard splits a collection between machines.
                 """)
     }
 
@@ -28,9 +37,15 @@ public struct AnalyzeCommand: ParsableCommand {
                 .option(
                     "output", \.output, valueName: "file",
                     help: "Write to this file, replaced only once complete, instead of standard output."),
+                .flag(
+                    "resume", \.resume,
+                    help: "Continue an interrupted run with the same options and --output where it stopped."),
+                .option(
+                    "shard", \.shard, valueName: "k/n",
+                    help: "Analyse only the kth of n contiguous shares of the files in path order, as 2/4."),
                 .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
-            .option("jobs", \.jobs, valueName: "n", help: "Analyse this many images at once, one detector each."),
-            .flag("quiet", \.quiet, help: "Do not show progress and the closing summary on a terminal."),
+                .option("jobs", \.jobs, valueName: "n", help: "Analyse this many images at once, one detector each."),
+                .flag("quiet", \.quiet, help: "Do not show progress and the closing summary on a terminal."),
                 .positional("path", \.paths, help: "An image file, or a folder to search for images."),
             ]
     }
@@ -38,6 +53,8 @@ public struct AnalyzeCommand: ParsableCommand {
     public var detection = DetectionFlags()
     public var format: OutputFormat = .csv
     public var output: String?
+    public var resume = false
+    public var shard: String?
     public var maxPixels = FaceImage.defaultMaxPixels
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     public var quiet = false
@@ -54,60 +71,151 @@ public struct AnalyzeCommand: ParsableCommand {
                 "The value '\(maxPixels)' is invalid for '--max-pixels <n>': it must be a positive number of pixels")
         }
         if output?.isEmpty == true { throw CommandError("The value '' is invalid for '--output <file>'") }
+        if let shard, CollectionShard(argument: shard) == nil {
+            throw CommandError(
+                "The value '\(shard)' is invalid for '--shard <k/n>': "
+                    + "it must be two whole numbers k/n with 1 <= k <= n, as in 2/4")
+        }
+        if resume && output == nil {
+            throw CommandError("'--resume' needs '--output <file>': only a file output can be continued")
+        }
         try detection.validate(detection.detectorOptions)
     }
 
+    /// The share of the collection to analyse, from `--shard`.
+    var collectionShard: CollectionShard? { shard.flatMap(CollectionShard.init(argument:)) }
+
+    /// What the journal records to tell whether a resumed run is the same run.
+    var journalSettings: AnalyzeJournal.Settings {
+        AnalyzeJournal.Settings(
+            facekitVersion: FaceKitCommand.version, format: format.rawValue, mode: detection.mode.rawValue,
+            landmarks: detection.landmarks, contours: detection.contours, classify: detection.classify,
+            minFaceSize: detection.minFaceSize, maxPixels: maxPixels, shard: collectionShard?.description, paths: paths)
+    }
+
     public func run(_ context: CommandContext) throws -> ExitStatus {
-        let file = try output.map { path throws(OutputError) in try AtomicFileOutput(path: path) }
-        let sink: any TextOutput = file ?? context.stdout
-        let detectors: [FaceDetector]
-        do {
-            // One detector per worker: dlib's detectors are not thread-safe.
-            detectors = try (0..<jobs).map { _ throws(FaceKitError) in
-                try FaceDetector(options: detection.detectorOptions, models: detection.models)
+        try run(context, hooks: AnalyzeHooks())
+    }
+
+    /// ``run(_:)`` with the knobs tests turn: how often to checkpoint, and where to stop as if killed.
+    func run(_ context: CommandContext, hooks: AnalyzeHooks) throws -> ExitStatus {
+        let showProgress = !quiet && context.stderr.isTerminal
+        let file = try output.map { path throws(OutputError) in try ResumableFileOutput(path: path) }
+        // Whatever happens before the end, the files are left for a later --resume.
+        defer { file?.close() }
+        let plan = try file.map { try ResumePlan.make(for: $0, settings: journalSettings, resume: resume) } ?? .fresh
+        if case .complete(let finishing) = plan, let file {
+            if let finishing {
+                try file.resume(atByte: finishing.bytes, journalLength: finishing.journalLength)
+                try file.commit()
+            } else {
+                file.discard()
             }
-        } catch {
-            file?.discard()
-            if case .invalidOption = error { throw DetectionFlags.usageError(error) }
-            throw error
+            if showProgress { context.stderr.write("\(file.path) is already complete: nothing to resume\n") }
+            return .success
         }
+        var resuming: (AnalyzeJournal.Header, AnalyzeJournal.Checkpoint, String)?
+        if case .resume(let header, let checkpoint, _) = plan, let file { resuming = (header, checkpoint, file.path) }
+        // Checked before the models load, so that a refused resume is quick.
+        let inputs = try CollectionInputs(paths: paths, shard: collectionShard, resuming: resuming)
+        let detectors = try makeDetectors()
+
+        var checkpointer: CollectionCheckpointer?
+        var resumed = CollectionTally()
+        if case .resume(_, let checkpoint, let journalLength) = plan, let file {
+            try file.resume(atByte: checkpoint.bytes, journalLength: journalLength)
+            resumed = checkpoint.tally
+            checkpointer = CollectionCheckpointer(
+                output: file, interval: hooks.checkpointInterval, inputs: inputs.done, digest: inputs.digest,
+                lastPath: inputs.lastPath)
+        } else if let file {
+            try file.start(
+                journalHeader: AnalyzeJournal.line(
+                    AnalyzeJournal.Header(settings: journalSettings, collectionSize: inputs.collectionSize)))
+            checkpointer = CollectionCheckpointer(output: file, interval: hooks.checkpointInterval)
+        }
+        let sink: any TextOutput = file ?? context.stdout
         let writer = format.writer(
             columns: FaceRecordColumns(landmarks: detection.landmarks, contours: detection.contours), output: sink)
-        writer.writeHeader()
-        let entries = paths.flatMap(ImageFileWalker.expand)
+        if case .fresh = plan { writer.writeHeader() }
+
+        let count = showProgress && inputs.count == nil ? BackgroundWalkCount(paths: paths) : nil
+        defer { count?.cancel() }
+        let knownCount = inputs.count
+        let progress = CollectionProgress(
+            output: context.stderr, enabled: showProgress, total: { knownCount ?? count?.total }, resumedFrom: resumed)
         let maxPixels = self.maxPixels
         let queue = OrderedWorkQueue(workers: detectors.map(UncheckedDetector.init), window: 4 * jobs) {
             (worker: UncheckedDetector, entry: ImageFileWalker.Entry) -> Result<[Face], FailedInput> in
             if let failure = entry.failureDescription { return .failure(FailedInput(description: failure)) }
             do throws(FaceKitError) {
-                return .success(try worker.detector.process(FaceImage(contentsOfFile: entry.path, maxPixels: maxPixels)))
+                return .success(
+                    try worker.detector.process(FaceImage(contentsOfFile: entry.path, maxPixels: maxPixels)))
             } catch {
                 return .failure(FailedInput(description: error.description))
             }
         }
-        let progress = CollectionProgress(
-            output: context.stderr, enabled: !quiet && context.stderr.isTerminal, total: entries.count)
-        queue.run(inputs: entries) { index, result in
+        var deliveredThisRun = 0
+        var stoppedByHook = false
+        queue.run(
+            inputs: inputs.remaining, idleAfter: checkpointer == nil ? nil : hooks.checkpointInterval,
+            onIdle: {
+                checkpointer?.checkpointIfPending(progress.tally)
+                if checkpointer?.failure != nil { queue.stop() }
+            }
+        ) { _, entry, result in
             switch result {
             case .success(let faces):
                 for (faceIndex, face) in faces.enumerated() {
-                    writer.write(FaceRecord(source: entries[index].path, index: faceIndex, face: face))
+                    writer.write(FaceRecord(source: entry.path, index: faceIndex, face: face))
                 }
                 progress.record(faces: faces.count, failed: false)
             case .failure(let failure):
                 progress.interrupt { context.stderr.write("facekit: \(failure.description)\n") }
                 progress.record(faces: 0, failed: true)
             }
+            checkpointer?.record(entry.path)
+            checkpointer?.checkpointIfDue(progress.tally)
+            if checkpointer?.failure != nil { queue.stop() }
+            deliveredThisRun += 1
+            if deliveredThisRun == hooks.stopAfter {
+                stoppedByHook = true
+                queue.stop()
+            }
         }
+        if stoppedByHook { return .failure }
         progress.finish()
-        let failed = progress.failures > 0
-        if let file {
-            try file.commit()
+        if let failure = checkpointer?.failure {
+            throw OutputError(failure.description + "; the rows before are kept: run again with --resume to continue")
+        }
+        if let checkpointer {
+            try checkpointer.finish(progress.tally)
         } else {
             sink.flush()
         }
-        return failed ? .failure : .success
+        return progress.failures > 0 ? .failure : .success
     }
+
+    /// One detector per worker: dlib's detectors are not thread-safe.
+    private func makeDetectors() throws -> [FaceDetector] {
+        do {
+            return try (0..<jobs).map { _ throws(FaceKitError) in
+                try FaceDetector(options: detection.detectorOptions, models: detection.models)
+            }
+        } catch {
+            if case .invalidOption = error { throw DetectionFlags.usageError(error) }
+            throw error
+        }
+    }
+}
+
+/// What tests change in a run of ``AnalyzeCommand``.
+struct AnalyzeHooks {
+    /// How often rows are made durable with `--output`.
+    var checkpointInterval: Duration = .seconds(1)
+    /// Stop after this many inputs of this run are delivered, as a kill would: no last
+    /// checkpoint, no rename.
+    var stopAfter: Int?
 }
 
 extension FaceDetectorOptions.PerformanceMode: ExpressibleByArgument {}

@@ -4,18 +4,30 @@
     import Darwin
 #endif
 
-/// Expands the PATH arguments of `facekit analyze` into the files to analyse.
+/// The files the PATH arguments of `facekit analyze` stand for, as a lazy sequence in a fixed
+/// order: the walk order, which fixes the output order, `--shard` and `--resume`.
 ///
-/// A path that is not a folder is returned as is, whatever its name, so a missing or misnamed
-/// file is still attempted and reported. A folder is walked recursively, following symbolic
-/// links but never entering the same folder twice (no loops); it yields only files whose
-/// extension is an image extension (case-insensitive) and skips everything else quietly. The
-/// files of one folder come sorted by path (byte order), so output order is deterministic.
+/// A path that is not a folder is yielded as is, whatever its name, so a missing or misnamed file
+/// is still attempted and reported. A folder is walked recursively, following symbolic links but
+/// never entering the same folder twice within one argument (no loops; a folder reached twice is
+/// walked where it is first reached in the walk order); it yields only files whose extension is
+/// an image extension (case-insensitive) and skips everything else quietly.
+///
+/// The walk order: the paths in the order given; inside a folder, its entries sorted by name in
+/// byte order, a folder's name counting as if it ended in `/`, each folder walked where it sorts.
+/// So the files found under one argument come exactly as `LC_ALL=C sort` would sort their paths
+/// (`a/b.jpg` before `a/b/x.jpg` before `a/b0.jpg`), whatever the file system's own order. An
+/// unreadable folder is yielded as a failure at its place.
+///
+/// The walk is streamed: only the listings of the folders on the way down to the current file are
+/// held (sorted names, one array per level), never the whole tree. Regular files are recognised
+/// by the type `readdir` reports, without a `stat` each; folders, links and entries of unknown
+/// type are `stat`ed.
 ///
 /// ```swift
-/// ImageFileWalker.expand("photos/")   // [.file("photos/a.jpg"), .file("photos/trip/b.PNG")]
+/// Array(ImageFileWalker(paths: ["photos/"]).map(\.path))   // ["photos/a.jpg", "photos/trip/b.PNG"]
 /// ```
-public enum ImageFileWalker {
+public struct ImageFileWalker: Sequence, Sendable {
     /// Extensions OpenCV decodes that the walker takes from folders.
     public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "bmp", "dib", "tif", "tiff", "webp"]
 
@@ -38,6 +50,13 @@ public enum ImageFileWalker {
         }
     }
 
+    /// The command line's paths, walked in this order.
+    public let paths: [String]
+
+    public init(paths: [String]) {
+        self.paths = paths
+    }
+
     /// Whether a file name ends in an image extension, e.g. `IMG_1.JPG`; `.png` alone does not.
     public static func isImageFileName(_ path: String) -> Bool {
         let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -45,47 +64,135 @@ public enum ImageFileWalker {
         return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
-    /// The files `path` stands for; see the type's description.
+    /// The files one path stands for, all at once; see the type's description.
     public static func expand(_ path: String) -> [Entry] {
-        guard let identity = folderIdentity(path) else { return [.file(path)] }
-        var visited: Set<FolderIdentity> = [identity]
-        var entries: [Entry] = []
-        walk(path, visited: &visited, into: &entries)
-        return entries.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        Array(ImageFileWalker(paths: [path]))
     }
 
-    private struct FolderIdentity: Hashable {
+    public func makeIterator() -> Iterator { Iterator(paths: paths) }
+
+    /// Walks depth-first, listing each folder when it is reached.
+    public struct Iterator: IteratorProtocol {
+        private let paths: [String]
+        private var nextPath = 0
+        /// The folders being walked, the innermost last.
+        private var stack: [FolderListing] = []
+        /// The folders entered under the current argument.
+        private var visited: Set<FolderIdentity> = []
+
+        init(paths: [String]) {
+            self.paths = paths
+        }
+
+        public mutating func next() -> Entry? {
+            while true {
+                if let top = stack.indices.last {
+                    guard stack[top].next < stack[top].children.count else {
+                        stack.removeLast()
+                        continue
+                    }
+                    let child = stack[top].children[stack[top].next]
+                    stack[top].next += 1
+                    let path = stack[top].prefix + child.name
+                    switch child.kind {
+                    case .file:
+                        return .file(path)
+                    case .folder(let identity):
+                        guard visited.insert(identity).inserted else { continue }
+                        if let failure = enter(path) { return failure }
+                    }
+                    continue
+                }
+                guard nextPath < paths.count else { return nil }
+                let path = paths[nextPath]
+                nextPath += 1
+                visited = []
+                guard let identity = ImageFileWalker.folderIdentity(path) else { return .file(path) }
+                visited.insert(identity)
+                if let failure = enter(path) { return failure }
+            }
+        }
+
+        /// Lists `folder` onto the stack, or returns the failure to report when it cannot be read.
+        private mutating func enter(_ folder: String) -> Entry? {
+            switch FolderListing.read(folder) {
+            case .success(let listing):
+                stack.append(listing)
+                return nil
+            case .failure(let failure):
+                return .unreadableFolder(path: folder, reason: systemErrorMessage(failure.code))
+            }
+        }
+    }
+
+    /// A folder's device and inode, which tell whether a folder was already walked.
+    struct FolderIdentity: Hashable {
         var device: UInt64
         var inode: UInt64
     }
 
-    /// The folder's device and inode, following links; `nil` when `path` is not a folder.
-    private static func folderIdentity(_ path: String) -> FolderIdentity? {
+    /// The device and inode of the folder at `path`, following links; `nil` when it is not a folder.
+    static func folderIdentity(_ path: String) -> FolderIdentity? {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
         return FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
-    private static func walk(_ folder: String, visited: inout Set<FolderIdentity>, into entries: inout [Entry]) {
-        guard let stream = opendir(folder) else {
-            entries.append(.unreadableFolder(path: folder, reason: systemErrorMessage(errno)))
-            return
+    /// One folder's image files and subfolders, sorted in walk order, and how far the walk is.
+    struct FolderListing {
+        enum Kind {
+            case file
+            case folder(FolderIdentity)
         }
-        defer { closedir(stream) }
-        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-        while let entry = readdir(stream) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
-                    String(cString: $0)
+
+        struct Child {
+            var name: String
+            var kind: Kind
+        }
+
+        /// Why a folder could not be listed: `opendir`'s `errno`.
+        struct Failure: Error {
+            var code: Int32
+        }
+
+        /// The folder's path with one `/` after it.
+        var prefix: String
+        var children: [Child]
+        /// The index of the next child to walk.
+        var next = 0
+
+        /// Lists `folder`: image files by name, every folder (links followed), nothing else.
+        static func read(_ folder: String) -> Result<FolderListing, Failure> {
+            guard let stream = opendir(folder) else { return .failure(Failure(code: errno)) }
+            defer { closedir(stream) }
+            let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+            var children: [Child] = []
+            while let entry = readdir(stream) {
+                let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                    $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+                        String(cString: $0)
+                    }
+                }
+                if name == "." || name == ".." { continue }
+                let type = entry.pointee.d_type
+                // Only these can be (or lead to) a folder: a regular file is judged by its name alone.
+                if type == UInt8(DT_DIR) || type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN),
+                    let identity = ImageFileWalker.folderIdentity(prefix + name)
+                {
+                    children.append(Child(name: name, kind: .folder(identity)))
+                } else if ImageFileWalker.isImageFileName(name) {
+                    children.append(Child(name: name, kind: .file))
                 }
             }
-            if name == "." || name == ".." { continue }
-            let path = prefix + name
-            if let identity = folderIdentity(path) {
-                if visited.insert(identity).inserted { walk(path, visited: &visited, into: &entries) }
-            } else if isImageFileName(name) {
-                entries.append(.file(path))
+            // A folder sorts as if its name ended in "/", so that b/x.jpg comes after b.jpg and before
+            // b0.jpg, as in a sort of the full paths.
+            let keyed = children.map { child -> (key: [UInt8], child: Child) in
+                var key = Array(child.name.utf8)
+                if case .folder = child.kind { key.append(UInt8(ascii: "/")) }
+                return (key, child)
             }
+            let sorted = keyed.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.child)
+            return .success(FolderListing(prefix: prefix, children: sorted))
         }
     }
 }

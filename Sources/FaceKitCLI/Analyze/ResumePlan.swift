@@ -1,0 +1,60 @@
+/// What `facekit analyze --output FILE` does with what an earlier run left next to `FILE`.
+///
+/// Without `--resume` every run is ``fresh``: a partial file and journal from an earlier run are
+/// replaced. With `--resume`:
+///
+/// | found | plan |
+/// |---|---|
+/// | a journal with checkpoints, for the same settings | ``resume(_:_:journalLength:)`` from the last checkpoint |
+/// | a journal for other settings | refused, naming the options that differ (a usage error) |
+/// | a checkpoint, but `FILE.partial` missing or shorter than it records | refused (a runtime failure) |
+/// | a journal without checkpoints, or no journal and no `FILE` | ``fresh``: nothing was committed |
+/// | no journal, no partial file, and `FILE` | ``complete``: nothing to do |
+/// | a journal whose last checkpoint is complete | ``complete``, after finishing the rename if a crash came between |
+///
+/// ```swift
+/// try ResumePlan.make(for: file, settings: settings, resume: true)   // .resume(header, checkpoint, ...)
+/// ```
+enum ResumePlan: Equatable {
+    case fresh
+    case resume(AnalyzeJournal.Header, AnalyzeJournal.Checkpoint, journalLength: UInt64)
+    /// `FILE` is complete; `finishing` holds the partial file's length and the journal's when the
+    /// interrupted run had only the rename left to do.
+    case complete(finishing: (bytes: UInt64, journalLength: UInt64)?)
+
+    static func make(for file: ResumableFileOutput, settings: AnalyzeJournal.Settings, resume: Bool) throws
+        -> ResumePlan
+    {
+        guard resume else { return .fresh }
+        guard
+            case .run(let header, let checkpoint, let journalLength) = AnalyzeJournal.contents(try file.journalLines())
+        else {
+            return file.partialSize == nil && file.outputExists ? .complete(finishing: nil) : .fresh
+        }
+        if header.settings != settings {
+            let (then, now) = settings.differences(from: header.settings)
+            throw CommandError(
+                "--resume: \(file.path) was started with other options "
+                    + "(interrupted run: \(then.joined(separator: ", ")); this run: \(now.joined(separator: ", "))); "
+                    + "give the options of the interrupted run, or leave out --resume to start again")
+        }
+        guard let checkpoint else { return .fresh }
+        guard let size = file.partialSize, size >= checkpoint.bytes else {
+            if checkpoint.complete && file.outputExists { return .complete(finishing: nil) }
+            throw OutputError(
+                "\(file.path): cannot resume: \(file.partialPath) is missing or shorter than \(file.journalPath) "
+                    + "records; leave out --resume to start again")
+        }
+        if checkpoint.complete { return .complete(finishing: (checkpoint.bytes, journalLength)) }
+        return .resume(header, checkpoint, journalLength: journalLength)
+    }
+
+    static func == (left: ResumePlan, right: ResumePlan) -> Bool {
+        switch (left, right) {
+        case (.fresh, .fresh): true
+        case (.resume(let a, let b, let c), .resume(let x, let y, let z)): a == x && b == y && c == z
+        case (.complete(let a), .complete(let b)): a?.bytes == b?.bytes && a?.journalLength == b?.journalLength
+        default: false
+        }
+    }
+}

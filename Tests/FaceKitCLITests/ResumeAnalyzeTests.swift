@@ -1,0 +1,208 @@
+import FaceKitTestSupport
+import Foundation
+import Testing
+
+@testable import FaceKitCLI
+
+/// `facekit analyze --output FILE --resume` after runs stopped part way.
+@Suite("analyze --resume", .needsModels)
+struct ResumeAnalyzeTests {
+    typealias Fixture = PhotoCollectionFixture
+
+    @Test(
+        "a run stopped after some inputs and resumed writes exactly the file of an uninterrupted run",
+        arguments: [1, 3])
+    func resumeGivesSameFile(stopAfter: Int) throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try Fixture.make(in: folder)
+            let reference = Fixture.analyze(["--landmarks", "--output", folder + "/reference.csv", photos])
+            #expect(reference.status == 1)
+            #expect(reference.stderrLines.count == 1, "broken.jpg: \(reference.stderrLines)")
+
+            let output = folder + "/faces.csv"
+            let stopped = try Fixture.analyze(
+                ["--landmarks", "--jobs", "2", "--output", output, photos], stopAfter: stopAfter)
+            #expect(!FileManager.default.fileExists(atPath: output))
+            #expect(
+                try Fixture.listing(folder) == ["faces.csv.journal", "faces.csv.partial", "photos", "reference.csv"])
+
+            let resumed = Fixture.analyze(["--landmarks", "--resume", "--output", output, photos])
+            #expect(try Fixture.read(output) == Fixture.read(folder + "/reference.csv"))
+            #expect(try Fixture.listing(folder) == ["faces.csv", "photos", "reference.csv"])
+            // broken.jpg, the last input, fails once, in whichever run reached it; the exit
+            // status covers the whole collection.
+            #expect(stopped.stderrLines.count + resumed.stderrLines.count == 1)
+            #expect(resumed.status == 1)
+        }
+    }
+
+    @Test("bytes written after the last checkpoint and a torn journal line are dropped on resume")
+    func tornTail() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try Fixture.make(in: folder)
+            let reference = Fixture.analyze(["--format", "jsonl", photos])
+            let output = folder + "/faces.jsonl"
+            _ = try Fixture.analyze(["--format", "jsonl", "--output", output, photos], stopAfter: 2)
+            for (file, tail) in [
+                (output + ".partial", "{\"source\":\"half a ro"), (output + ".journal", "{\"bytes\":9"),
+            ] {
+                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+                try handle.seekToEnd()
+                try handle.write(contentsOf: Data(tail.utf8))
+                try handle.close()
+            }
+            let resumed = Fixture.analyze(["--format", "jsonl", "--resume", "--output", output, photos])
+            #expect(resumed.status == 1)
+            #expect(try String(contentsOfFile: output, encoding: .utf8) == reference.stdout)
+        }
+    }
+
+    @Test("without --resume a run starts again and replaces what an interrupted one left")
+    func freshRunReplaces() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try Fixture.make(in: folder)
+            let output = folder + "/faces.csv"
+            _ = try Fixture.analyze(["--output", output, photos], stopAfter: 3)
+            try Fixture.make(in: folder + "/more")
+            let run = Fixture.analyze(["--output", output, photos, folder + "/more/photos/a.png"])
+            #expect(run.stderrLines.count == 1)
+            let sources = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").dropFirst()
+                .map { String($0.prefix { $0 != "," }) }
+            #expect(sources == Fixture.walkOrder.dropLast().map { photos + "/" + $0 } + [folder + "/more/photos/a.png"])
+            #expect(try Fixture.listing(folder) == ["faces.csv", "more", "photos"])
+        }
+    }
+
+    @Test("a resume with other options is a usage error naming them, and changes nothing")
+    func otherOptions() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try Fixture.make(in: folder)
+            let output = folder + "/faces.csv"
+            _ = try Fixture.analyze(["--output", output, photos], stopAfter: 1)
+            let partial = try Fixture.read(output + ".partial")
+            let journal = try Fixture.read(output + ".journal")
+            let run = Fixture.analyze(["--classify", "--min-face-size", "0.2", "--resume", "--output", output, photos])
+            #expect(run.status == 64)
+            #expect(
+                run.stderr.hasPrefix(
+                    "Error: --resume: \(output) was started with other options (interrupted run: no --classify, "
+                        + "--min-face-size 0.1; this run: --classify, --min-face-size 0.2)"), "\(run.stderr)")
+            #expect(try Fixture.read(output + ".partial") == partial)
+            #expect(try Fixture.read(output + ".journal") == journal)
+            let otherPaths = Fixture.analyze(["--resume", "--output", output, photos + "/b"])
+            #expect(otherPaths.status == 64)
+            #expect(otherPaths.stderr.contains("the paths \(photos)/b"))
+        }
+    }
+
+    @Test("a resume over a collection whose first files changed is refused")
+    func collectionChanged() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try Fixture.make(in: folder)
+            let output = folder + "/faces.csv"
+            _ = try Fixture.analyze(["--output", output, photos], stopAfter: 2)
+            try TestSupport.makeFile(photos, "a0.png", contents: Fixture.read(photos + "/a.png"))
+            let run = Fixture.analyze(["--resume", "--output", output, photos])
+            #expect(run.status == 1)
+            #expect(
+                run.stderr.hasPrefix("facekit: \(output): cannot resume: the first 2 files are not those"),
+                "\(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: output))
+        }
+    }
+
+    @Test("--resume on a complete output does nothing and succeeds; with nothing there it starts afresh")
+    func completeOrNothing() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try Fixture.make(in: folder)
+            let output = folder + "/faces.csv"
+            let first = Fixture.analyze(["--resume", "--output", output, photos])
+            #expect(first.status == 1)
+            #expect(first.stderrLines.count == 1)
+            let written = try Fixture.read(output)
+            try FileManager.default.removeItem(atPath: photos + "/broken.jpg")
+            let again = Fixture.analyze(["--resume", "--output", output, photos])
+            #expect(again.status == 0)
+            #expect(again.stderr.isEmpty)
+            #expect(try Fixture.read(output) == written)
+            #expect(try Fixture.listing(folder) == ["faces.csv", "photos"])
+        }
+    }
+
+    @Test("a run whose only step left was the rename is completed by --resume")
+    func renameLeft() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try Fixture.make(in: folder)
+            let output = folder + "/faces.csv"
+            _ = Fixture.analyze(["--output", folder + "/reference.csv", photos])
+            // Stopped after all 5 inputs: every row is written and checkpointed, but not complete.
+            _ = try Fixture.analyze(["--output", output, photos], stopAfter: 5)
+            // Mark the last checkpoint complete, as a run killed between it and the rename leaves it.
+            let journal = try String(contentsOfFile: output + ".journal", encoding: .utf8)
+            try journal.replacingOccurrences(of: "\"complete\":false", with: "\"complete\":true")
+                .write(toFile: output + ".journal", atomically: false, encoding: .utf8)
+            let run = Fixture.analyze(["--resume", "--output", output, photos])
+            #expect(run.status == 0)
+            #expect(run.stderr.isEmpty)
+            #expect(try Fixture.read(output) == Fixture.read(folder + "/reference.csv"))
+            #expect(try Fixture.listing(folder) == ["faces.csv", "photos", "reference.csv"])
+        }
+    }
+
+    @Test("--resume without --output is a usage error")
+    func needsOutput() {
+        let run = Fixture.analyze(["--resume", TestSupport.astronaut])
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("Error: '--resume' needs '--output <file>'"))
+    }
+}
+
+/// The built binary killed with SIGKILL in the middle of a collection, then resumed.
+@Suite(
+    "analyze --resume after SIGKILL", .needsModels,
+    .enabled(if: TestSupport.executable != nil, "the facekit executable was not found next to the test bundle"))
+struct KilledAnalyzeTests {
+    typealias Fixture = PhotoCollectionFixture
+
+    @Test("a run killed with SIGKILL and resumed writes exactly the file of an uninterrupted run")
+    func sigkill() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try Fixture.make(in: folder)
+            // A named pipe as the last input: opening it blocks until someone writes, so the run
+            // cannot finish before it is killed. The rows before it are committed once the run
+            // has waited a second for it.
+            let fifo = photos + "/zz.png"
+            #expect(mkfifo(fifo, 0o644) == 0)
+            let output = folder + "/faces.csv"
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try #require(TestSupport.executable))
+            process.arguments = [
+                "analyze", "--model-dir", try #require(TestSupport.modelDirectory), "--jobs", "1", "--output", output,
+                photos,
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Wait, however long it takes, for the checkpoint of the five inputs before the pipe.
+            while process.isRunning,
+                !((try? String(contentsOfFile: output + ".journal", encoding: .utf8)) ?? "").contains(#""inputs":5,"#)
+            {
+                usleep(20_000)
+            }
+            #expect(process.isRunning)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal)
+            #expect(!FileManager.default.fileExists(atPath: output))
+
+            try FileManager.default.removeItem(atPath: fifo)
+            try TestSupport.makeFile(photos, "zz.png", contents: Fixture.read(photos + "/a.png"))
+            let reference = Fixture.analyze([photos])
+            let resumed = Fixture.analyze(["--resume", "--output", output, photos])
+            #expect(resumed.status == 1, "broken.jpg failed before the kill")
+            #expect(resumed.stderr.isEmpty, "and is not reported again")
+            #expect(try String(contentsOfFile: output, encoding: .utf8) == reference.stdout)
+            #expect(reference.stdoutLines.last?.hasPrefix(photos + "/zz.png,") == true)
+        }
+    }
+}
