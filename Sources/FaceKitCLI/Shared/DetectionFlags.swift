@@ -25,7 +25,7 @@ public struct DetectionFlags: Sendable {
                 "mode", group.appending(path: \.mode), valueName: "mode",
                 help: "Trade speed for recall: accurate finds more small, turned and dark faces but is much slower."),
             .flag(
-                "landmarks", group.appending(path: \.landmarks), help: "Compute the 10 landmarks and add their columns."
+                "landmarks", group.appending(path: \.landmarks), help: "Compute the 10 landmarks."
             ),
             .flag("contours", group.appending(path: \.contours), help: contoursHelp),
             .flag(
