@@ -70,6 +70,23 @@ struct AnalyzeEndToEndTests {
         }
     }
 
+    @Test("a phone's HEIC photo in a folder is found and analysed upright")
+    func heicInFolder() throws {
+        let fixtures = URL(fileURLWithPath: TestSupport.astronaut).deletingLastPathComponent()
+        let heic = try Data(contentsOf: fixtures.appendingPathComponent("astronaut-portrait-irot.heic"))
+        try TestSupport.withTemporaryFolder { folder in
+            // Stored sideways with a rotation property (and EXIF orientation 6), as an iPhone does.
+            try TestSupport.makeFile(folder, "IMG_0001.HEIC", contents: heic)
+            let run = TestSupport.analyze([folder])
+            #expect(run.status == 0, "\(run.stderr)")
+            let rows = run.stdoutLines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            try #require(rows.count == 1, "one face: \(run.stdoutLines)")
+            #expect(rows[0][0] == folder + "/IMG_0001.HEIC")
+            let roll = try #require(Double(rows[0][11]))
+            #expect(abs(roll) < 15, "an upright face has little roll: \(roll)")
+        }
+    }
+
     @Test("--output replaces the file only when complete and leaves no temporary file")
     func outputFile() throws {
         try TestSupport.withTemporaryFolder { folder in

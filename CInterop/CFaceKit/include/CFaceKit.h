@@ -61,8 +61,21 @@ typedef struct fk_detection {
 } fk_detection;
 
 /* ---- Images ---------------------------------------------------------------------------------
- * An fk_image is an upright 8-bit BGR image: EXIF orientation is applied, grey images are
- * expanded, alpha is dropped and 16-bit samples are reduced to 8 bits.
+ * An fk_image is an upright 8-bit BGR image: grey images are expanded, alpha is dropped and
+ * 16-bit (or HDR) samples are reduced to 8 bits.
+ *
+ * Upright means: a JPEG gets its EXIF Orientation applied (so does any other format whose EXIF
+ * OpenCV reads). HEIF (HEIC, AVIF) gets its transformative properties applied instead (irot rotation, imir mirror, clap crop, by
+ * libheif), and its EXIF Orientation is ignored: ISO/IEC 23008-12 makes the properties
+ * authoritative and EXIF informative only, and phones write both with the same meaning, so
+ * applying EXIF too would turn a portrait photo twice.
+ *
+ * Formats are recognised by content, not by name: JPEG, PNG, BMP, TIFF and WebP through OpenCV
+ * (PNG through libpng directly), HEIF through libheif when the file opens with an ftyp box whose
+ * brands name a HEIF image (heic, heix, heim, heis, hevc, hevx, hevm, hevs, mif1, mif2, msf1,
+ * avif, avis). Nothing is printed to stderr: OpenCV's logging is off, libpng's warnings stay in
+ * its message field, and AV1 goes to libaom rather than dav1d, which prints (libheif falls back
+ * to dav1d only where libaom is missing).
  */
 typedef struct fk_image fk_image;
 
@@ -75,13 +88,31 @@ typedef enum fk_pixel_format {
     FK_PIXEL_BGRA8 = 4
 } fk_pixel_format;
 
-/* Reads and decodes the file at path (JPEG, PNG, BMP, TIFF, WebP, ...).
+/* Reads and decodes the file at path (JPEG, PNG, BMP, TIFF, WebP, HEIC, AVIF, ...).
  * max_pixels bounds width*height as read from the file header before anything is decoded;
- * 0 means no bound of the caller's own (OpenCV's limit of 2^30 pixels still holds).
- * A JPEG that lacks its end-of-image marker is reported as truncated (FK_NOT_AN_IMAGE).
+ * 0 means no bound of the caller's own (OpenCV's limit of 2^30 pixels, and libheif's of 32768
+ * pixels a side, still hold).
+ * A JPEG that lacks its end-of-image marker is reported as truncated, and a HEIF cut short or
+ * whose boxes or codec stream the decoder rejects as "corrupt or truncated HEIF" (both
+ * FK_NOT_AN_IMAGE); as with JPEG, damage inside coded data may decode to a damaged picture.
  * On success *out owns a new image, to be released with fk_image_free. */
 int32_t fk_image_create_from_file(const char *path, int64_t max_pixels, fk_image **out,
                                   fk_error *error);
+
+/* Like fk_image_create_from_file, but a JPEG may be decoded at 1/2, 1/4 or 1/8 of its size:
+ * libjpeg then scales while decoding (DCT scaling, OpenCV's IMREAD_REDUCED_COLOR_2/4/8), which
+ * is several times faster and needs a fraction of the memory of a full decode.
+ * The reduction r is the largest of 8, 4 and 2 for which the upright image stays at least
+ * min_width pixels wide (libjpeg's width is ceil(full width / r)), otherwise 1. Other formats,
+ * and min_width 0, are decoded at full size (r = 1). EXIF orientation is applied as usual and
+ * max_pixels bounds the full size from the header. min_width must not be negative.
+ * *reduction receives r: the image's pixel (x, y) covers the full-size upright image's pixels
+ * x*r ... x*r + r-1 and y*r ... y*r + r-1 (where the EXIF orientation reverses an axis, by a
+ * rotation or a mirror, and the full length along it is not a multiple of r, the blocks along it
+ * are shifted by less than r pixels).
+ * On failure *out and *reduction are left untouched. */
+int32_t fk_image_create_from_file_reduced(const char *path, int64_t max_pixels, int32_t min_width,
+                                          fk_image **out, int32_t *reduction, fk_error *error);
 
 /* Same as fk_image_create_from_file, for an encoded image held in memory. */
 int32_t fk_image_create_from_encoded(const uint8_t *bytes, size_t count, int64_t max_pixels,
@@ -391,6 +422,21 @@ int32_t fk_video_writer_finish(fk_video_writer *writer, fk_error *error);
 /* Finishes the file if fk_video_writer_finish was not called (without reporting failures), then
  * releases the writer. */
 void fk_video_writer_free(fk_video_writer *writer);
+
+/* ---- BLAS threads ---------------------------------------------------------------------------
+ * dlib's CNNs (accurate mode's MMOD detector, the face descriptor) multiply matrices through the
+ * system BLAS, which scripts/setup makes OpenBLAS. OpenBLAS runs every call on as many threads
+ * as there are cores, so N workers each running a CNN ask for N x cores threads. Its
+ * OPENBLAS_NUM_THREADS variable is read when the library loads, too early for a program to set;
+ * this sets the same number at run time.
+ */
+
+/* Makes OpenBLAS use threads (>= 1) threads for each call from now on, in the whole process,
+ * through openblas_set_num_threads found with dlsym. Call it before workers start.
+ * *in_use receives the number OpenBLAS reports afterwards (openblas_get_num_threads), or 0 when
+ * the BLAS in the process is not OpenBLAS, which is then left as it is (the reference BLAS is
+ * single-threaded anyway). */
+int32_t fk_blas_set_threads(int32_t threads, int32_t *in_use, fk_error *error);
 
 #ifdef __cplusplus
 }

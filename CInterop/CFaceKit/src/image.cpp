@@ -1,6 +1,8 @@
-// Image decoding: file and memory input, header-size check, truncation check, EXIF orientation.
+// Image decoding: file and memory input, header-size check, truncation check, EXIF orientation,
+// HEIF through libheif, and reduced-size JPEG decoding.
 #include "CFaceKit.h"
 #include "guard.hpp"
+#include "heif_decoder.hpp"
 #include "image.hpp"
 #include "png_decoder.hpp"
 
@@ -8,6 +10,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -85,6 +88,52 @@ bool jpeg_is_truncated(const Bytes &b) {
     return last_sos == 0 || last_eoi < last_sos;
 }
 
+/// The EXIF Orientation (1...8) of a JPEG, from its first APP1 "Exif" segment; 1 when there is
+/// none. Only used to tell which side of the stored image becomes the upright width.
+int jpeg_exif_orientation(const Bytes &b) {
+    const size_t n = b.size();
+    size_t i = 2;
+    while (i + 4 <= n && b[i] == 0xFF) {
+        uint8_t marker = b[i + 1];
+        if (marker == 0xFF) { ++i; continue; }
+        if (marker == 0xDA || marker == 0xD9) break;   // image data: no metadata after this
+        size_t length = be16(&b[i + 2]);
+        size_t start = i + 4, end = std::min(n, i + 2 + length);
+        if (marker == 0xE1 && end >= start + 14 && std::memcmp(&b[start], "Exif\0\0", 6) == 0) {
+            const uint8_t *tiff = &b[start + 6];
+            const size_t size = end - start - 6;
+            const bool little = tiff[0] == 'I' && tiff[1] == 'I';
+            if (!little && !(tiff[0] == 'M' && tiff[1] == 'M')) return 1;
+            auto u16 = [&](size_t at) { return little ? le16(tiff + at) : be16(tiff + at); };
+            auto u32 = [&](size_t at) { return little ? le32(tiff + at) : be32(tiff + at); };
+            size_t ifd = u32(4);
+            if (ifd + 2 > size) return 1;
+            size_t entries = u16(ifd);
+            for (size_t e = 0; e < entries && ifd + 2 + 12 * (e + 1) <= size; ++e) {
+                size_t entry = ifd + 2 + 12 * e;
+                if (u16(entry) == 0x0112) {
+                    uint32_t value = u16(entry + 8);
+                    return value >= 1 && value <= 8 ? int(value) : 1;
+                }
+            }
+            return 1;
+        }
+        i += 2 + length;
+    }
+    return 1;
+}
+
+/// The reduction (8, 4, 2 or 1) for a JPEG whose stored size is w x h: the largest whose upright
+/// width, ceil(width / r) as libjpeg computes it, is still at least min_width.
+int jpeg_reduction(const Bytes &b, int64_t w, int64_t h, int32_t min_width) {
+    if (min_width <= 0) return 1;
+    const int orientation = jpeg_exif_orientation(b);
+    const int64_t upright_width = orientation >= 5 ? h : w;   // 5...8 turn the image a quarter
+    for (int r : {8, 4, 2})
+        if ((upright_width + r - 1) / r >= min_width) return r;
+    return 1;
+}
+
 cv::Mat to_bgr8(const cv::Mat &decoded) {
     cv::Mat m = decoded;
     if (m.depth() != CV_8U) {
@@ -101,32 +150,49 @@ cv::Mat to_bgr8(const cv::Mat &decoded) {
     return out;
 }
 
-fk_image *decode(const Bytes &bytes, int64_t max_pixels) {
+void check_pixel_limit(int64_t w, int64_t h, int64_t max_pixels) {
+    if (max_pixels > 0 && w * h > max_pixels)
+        throw fk::failure(FK_IMAGE_TOO_LARGE, std::to_string(w) + "x" + std::to_string(h) +
+                                                  " pixels is over the limit of " + std::to_string(max_pixels));
+}
+
+/// Decodes bytes; a JPEG at the reduction min_width allows (jpeg_reduction), written to
+/// *reduction, every other format at full size.
+fk_image *decode(const Bytes &bytes, int64_t max_pixels, int32_t min_width, int32_t *reduction) {
     silence_opencv();
+    *reduction = 1;
     if (bytes.empty()) throw fk::failure(FK_NOT_AN_IMAGE, "empty file");
-    if (auto size = header_size(bytes)) {
+    if (fk::is_heif(bytes)) {
+        fk::HeifImage heif(bytes);   // reads the boxes only: the size is known before decoding
+        check_pixel_limit(heif.width(), heif.height(), max_pixels);
+        return new fk_image{heif.decode()};
+    }
+    auto size = header_size(bytes);
+    if (size) {
         auto [w, h] = *size;
         if (w <= 0 || h <= 0) throw fk::failure(FK_NOT_AN_IMAGE, "header gives no image size");
-        if (max_pixels > 0 && w * h > max_pixels)
-            throw fk::failure(FK_IMAGE_TOO_LARGE,
-                              std::to_string(w) + "x" + std::to_string(h) + " pixels is over the limit of " +
-                                  std::to_string(max_pixels));
+        check_pixel_limit(w, h, max_pixels);
     }
     if (is_jpeg(bytes) && jpeg_is_truncated(bytes))
         throw fk::failure(FK_NOT_AN_IMAGE, "truncated JPEG (no end-of-image marker)");
     if (fk::is_png(bytes)) return new fk_image{fk::decode_png(bytes)};
+    const int r = is_jpeg(bytes) && size ? jpeg_reduction(bytes, size->first, size->second, min_width) : 1;
+    // IMREAD_ANYDEPTH keeps 16-bit samples for our own scaling; IMREAD_ANYCOLOR keeps grey and
+    // alpha for explicit conversion. IMREAD_REDUCED_COLOR_r has libjpeg scale while decoding
+    // (8-bit BGR out). Either way EXIF orientation is applied (no IMREAD_IGNORE_ORIENTATION).
+    const int flags = r == 8   ? cv::IMREAD_REDUCED_COLOR_8
+                      : r == 4 ? cv::IMREAD_REDUCED_COLOR_4
+                      : r == 2 ? cv::IMREAD_REDUCED_COLOR_2
+                               : cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR;
     cv::Mat decoded;
     try {
-        // IMREAD_ANYDEPTH keeps 16-bit samples for our own scaling; IMREAD_ANYCOLOR keeps grey
-        // and alpha for explicit conversion; EXIF orientation is applied by default.
-        decoded = cv::imdecode(bytes, cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR);
+        decoded = cv::imdecode(bytes, flags);
     } catch (const cv::Exception &e) {
         throw fk::failure(FK_NOT_AN_IMAGE, std::string("decoder failed: ") + e.err);
     }
     if (decoded.empty()) throw fk::failure(FK_NOT_AN_IMAGE, "unknown format or corrupt data");
-    if (max_pixels > 0 && int64_t(decoded.cols) * decoded.rows > max_pixels)
-        throw fk::failure(FK_IMAGE_TOO_LARGE, std::to_string(decoded.cols) + "x" +
-                                                  std::to_string(decoded.rows) + " pixels is over the limit");
+    if (!size) check_pixel_limit(decoded.cols, decoded.rows, max_pixels);
+    *reduction = r;
     return new fk_image{to_bgr8(decoded)};
 }
 
@@ -149,7 +215,21 @@ extern "C" int32_t fk_image_create_from_file(const char *path, int64_t max_pixel
                                              fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(path != nullptr && out != nullptr, "path and out must not be NULL");
-        *out = decode(read_file(path), max_pixels);
+        int32_t reduction;
+        *out = decode(read_file(path), max_pixels, 0, &reduction);
+    });
+}
+
+extern "C" int32_t fk_image_create_from_file_reduced(const char *path, int64_t max_pixels, int32_t min_width,
+                                                     fk_image **out, int32_t *reduction, fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(path != nullptr && out != nullptr && reduction != nullptr,
+                    "path, out and reduction must not be NULL");
+        fk::require(min_width >= 0, "min_width must not be negative");
+        int32_t r;
+        fk_image *image = decode(read_file(path), max_pixels, min_width, &r);
+        *out = image;
+        *reduction = r;
     });
 }
 
@@ -157,7 +237,8 @@ extern "C" int32_t fk_image_create_from_encoded(const uint8_t *bytes, size_t cou
                                                 fk_image **out, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(out != nullptr && (bytes != nullptr || count == 0), "bytes and out must not be NULL");
-        *out = decode(Bytes(bytes, bytes + count), max_pixels);
+        int32_t reduction;
+        *out = decode(Bytes(bytes, bytes + count), max_pixels, 0, &reduction);
     });
 }
 

@@ -50,16 +50,48 @@ public final class FaceDetector {
         try analyse(image).map(\.face)
     }
 
+    /// The faces in the image file at `path`, decoded no larger than these options need.
+    ///
+    /// The same faces as `process(FaceImage(contentsOfFile: path, maxPixels: maxPixels))`, in the
+    /// same full-size coordinates, but a large JPEG is decoded at 1/2, 1/4 or 1/8 of its size
+    /// (libjpeg scales while decoding: faster, and a fraction of the memory) as long as the
+    /// smallest face `minFaceSize` asks for stays at least twice the detectors' 80 px window wide,
+    /// so that it is still found and its landmarks still have pixels to work with. At the default
+    /// minFaceSize 0.1 that is at least 2000 px wide: a 48-megapixel photo (8000 px) decodes at
+    /// 1/4, a 12-megapixel one (4032 px) at 1/2. Other formats decode at full size.
+    ///
+    /// ```swift
+    /// let faces = try detector.process(contentsOfFile: "IMG_0042.jpg")
+    /// ```
+    public func process(contentsOfFile path: String, maxPixels: Int = FaceImage.defaultMaxPixels)
+        throws(FaceKitError) -> [Face]
+    {
+        try process(FaceImage(contentsOfFile: path, maxPixels: maxPixels, minimumWidth: minimumDecodeWidth))
+    }
+
+    /// The narrowest decode that keeps the smallest wanted face box twice the detector's window:
+    /// minFaceSize x width x boxWidthPerHeadWidth >= 2 x detectorWindow.
+    var minimumDecodeWidth: Int {
+        let width = 2 * SearchScale.detectorWindow / (SearchScale.boxWidthPerHeadWidth * options.minFaceSize)
+        return Int(width.rounded(.up))
+    }
+
     /// The faces in `image` with the 68 points each was built from, for training tools that
     /// must measure features exactly as analysis does.
+    ///
+    /// Detection and landmarks run on the image as decoded; boxes and points are then taken to
+    /// full-size coordinates (a no-op unless the image was decoded reduced), before anything is
+    /// built from them.
     @_spi(Training) public func analyse(_ image: FaceImage) throws(FaceKitError) -> [(face: Face, shape: FaceShape)] {
         var faces: [Face] = []
         var shapes: [FaceShape] = []
         let scale = searchScale(for: image)
         var detections = try hog.detect(in: image, scale: scale)
         if let cnn { detections = DetectionMerge.merged(cnn: try cnn.detect(in: image, scale: scale), hog: detections) }
-        for detection in detections {
-            let shape = FaceShape(points: try shapePredictor.points(in: image, box: detection.box))
+        for var detection in detections {
+            let points = try shapePredictor.points(in: image, box: detection.box)
+            let shape = FaceShape(points: points.map(image.fullSizePoint))
+            detection.box = image.fullSizeBox(detection.box)
             shapes.append(shape)
             faces.append(face(from: detection, shape: shape, image: image))
         }
@@ -77,9 +109,11 @@ public final class FaceDetector {
     /// any mapping or merging. For calibration: `facekit-train cnn-box-mapping` fits
     /// ``CNNBoxMapping`` on them.
     @_spi(Calibration) public func detectorBoxes(in image: FaceImage) throws(FaceKitError) -> [CGRect] {
-        try (cnn ?? hog).detect(in: image, scale: searchScale(for: image)).map(\.box)
+        try (cnn ?? hog).detect(in: image, scale: searchScale(for: image)).map { image.fullSizeBox($0.box) }
     }
 
+    /// The scale for the image as decoded: minFaceSize is a fraction of the width, so a reduced
+    /// decode needs no correction.
     private func searchScale(for image: FaceImage) -> Double {
         SearchScale.scale(imageWidth: image.width, imageHeight: image.height, minFaceSize: options.minFaceSize)
     }
@@ -104,7 +138,7 @@ public final class FaceDetector {
         let model = MeanFace.points
         let rotation = NativePose.rotation(
             model: model.map { ($0.x, $0.y, $0.z) }, imagePoints: model.map { shape.points[$0.dlibIndex] },
-            imageWidth: image.width, imageHeight: image.height)
+            imageWidth: image.fullSize.width, imageHeight: image.fullSize.height)
         return rotation.map(HeadEulerAngles.from(rotation:)) ?? HeadEulerAngles(x: 0, y: 0, z: 0)
     }
 }

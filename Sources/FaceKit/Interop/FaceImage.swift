@@ -3,9 +3,11 @@ internal import CFaceKit
 
 /// A decoded, upright image ready for analysis, like ML Kit's `VisionImage`.
 ///
-/// Decoding happens once, at initialisation: EXIF orientation is applied (a portrait phone photo
+/// Decoding happens once, at initialisation: the image is turned upright (a portrait phone photo
 /// stored sideways comes out upright, and every coordinate FaceKit reports refers to the upright
-/// image), grey images are expanded, alpha is dropped and 16-bit samples become 8-bit.
+/// image), grey images are expanded, alpha is dropped and 16-bit samples become 8-bit. A JPEG is
+/// turned by its EXIF orientation; HEIC and AVIF by their own rotation and mirror properties,
+/// never by EXIF, which phones write as well (applying both would turn the photo twice).
 ///
 /// ```swift
 /// let image = try FaceImage(contentsOfFile: "group.jpg")
@@ -23,12 +25,38 @@ public struct FaceImage: Sendable {
     let handle: NativeImage
     public let width: Int
     public let height: Int
+    /// How many pixels of the full-size image one pixel of this one spans in each direction: 1,
+    /// or 2, 4 or 8 for a JPEG decoded at a reduced size by
+    /// ``init(contentsOfFile:maxPixels:minimumWidth:)``. Only ``FaceDetector`` sees such images.
+    let reduction: Int
 
-    /// Reads and decodes an image file (JPEG, PNG, BMP, TIFF, WebP). Runs `fk_image_create_from_file`.
+    /// Reads and decodes an image file (JPEG, PNG, BMP, TIFF, WebP, HEIC, AVIF), recognised by its
+    /// content. Runs `fk_image_create_from_file`.
     public init(contentsOfFile path: String, maxPixels: Int = FaceImage.defaultMaxPixels) throws(FaceKitError) {
         var pointer: OpaquePointer?
         try callNative(subject: path) { fk_image_create_from_file(path, Int64(maxPixels), &pointer, $0) }
         try self.init(taking: pointer!, subject: path)
+    }
+
+    /// Reads an image file, decoding a JPEG at 1/2, 1/4 or 1/8 of its size when it stays at least
+    /// `minimumWidth` pixels wide: libjpeg then scales while decoding, several times faster and in
+    /// a fraction of the memory. `width` and `height` are the decoded size and ``reduction`` the
+    /// factor, so coordinates found on this image must be scaled back with ``fullSizePoint(_:)``
+    /// and ``fullSizeBox(_:)``. Other formats decode at full size. Runs
+    /// `fk_image_create_from_file_reduced`.
+    ///
+    /// ```swift
+    /// let image = try FaceImage(contentsOfFile: "48mp.jpg", maxPixels: 100_000_000, minimumWidth: 2000)
+    /// (image.width, image.reduction)   // (2000, 4)
+    /// ```
+    init(contentsOfFile path: String, maxPixels: Int, minimumWidth: Int) throws(FaceKitError) {
+        var pointer: OpaquePointer?
+        var reduction: Int32 = 1
+        try callNative(subject: path) {
+            fk_image_create_from_file_reduced(
+                path, Int64(maxPixels), Int32(clamping: max(0, minimumWidth)), &pointer, &reduction, $0)
+        }
+        try self.init(taking: pointer!, subject: path, reduction: Int(reduction))
     }
 
     /// Decodes an encoded image held in memory. `name` is used in error messages.
@@ -70,14 +98,36 @@ public struct FaceImage: Sendable {
         try self.init(taking: pointer!, subject: "<pixels>")
     }
 
-    /// Takes ownership of a shim image.
-    init(taking pointer: OpaquePointer, subject: String) throws(FaceKitError) {
+    /// Takes ownership of a shim image, decoded at 1 / `reduction` of the full size.
+    init(taking pointer: OpaquePointer, subject: String, reduction: Int = 1) throws(FaceKitError) {
         handle = NativeImage(pointer)
         var w: Int32 = 0
         var h: Int32 = 0
         try callNative(subject: subject) { fk_image_get_size(pointer, &w, &h, $0) }
         width = Int(w)
         height = Int(h)
+        self.reduction = reduction
+    }
+}
+
+extension FaceImage {
+    /// The full-size image's width and height, to within `reduction - 1` pixels (libjpeg rounds a
+    /// reduced size up).
+    var fullSize: (width: Int, height: Int) { (width * reduction, height * reduction) }
+
+    /// A point in this image's pixels as a point of the full-size image: the centre of the block
+    /// of `reduction` x `reduction` pixels it covers.
+    func fullSizePoint(_ point: CGPoint) -> CGPoint {
+        guard reduction > 1 else { return point }
+        let r = Double(reduction)
+        return CGPoint(x: point.x * r + (r - 1) / 2, y: point.y * r + (r - 1) / 2)
+    }
+
+    /// A box in this image's pixels as a box of the full-size image, covering the same blocks.
+    func fullSizeBox(_ box: CGRect) -> CGRect {
+        guard reduction > 1 else { return box }
+        let r = Double(reduction)
+        return CGRect(x: box.minX * r, y: box.minY * r, width: box.width * r, height: box.height * r)
     }
 }
 

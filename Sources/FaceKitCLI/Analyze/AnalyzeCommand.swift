@@ -21,8 +21,8 @@ public struct AnalyzeCommand: ParsableCommand {
             abstract: "Find faces in still images and write one row per face.",
             discussion: """
                 Folders are searched recursively for files named .jpg, .jpeg, .jpe, .png, .bmp, .dib, \
-                .tif, .tiff or .webp, in path order. A file that cannot be analysed is reported on \
-                standard error and skipped; the exit status is then 1. With --output, an interrupted \
+                .tif, .tiff, .webp, .heic, .heif, .hif or .avif, in path order. A file that cannot be \
+                analysed is reported on standard error and skipped; the exit status is then 1. With --output, an interrupted \
                 run can be continued with --resume; --shard splits a collection between machines.
                 """)
     }
@@ -118,6 +118,8 @@ public struct AnalyzeCommand: ParsableCommand {
         if case .resume(let header, let checkpoint, _) = plan, let file { resuming = (header, checkpoint, file.path) }
         // Checked before the models load, so that a refused resume is quick.
         let inputs = try CollectionInputs(paths: paths, shard: collectionShard, resuming: resuming)
+        // Several workers each running a CNN: one BLAS thread each, so N workers use N cores.
+        if jobs > 1 { BLASThreads.set(1) }
         let detectors = try makeDetectors()
 
         var checkpointer: CollectionCheckpointer?
@@ -150,7 +152,7 @@ public struct AnalyzeCommand: ParsableCommand {
             if let failure = entry.failureDescription { return .failure(FailedInput(description: failure)) }
             do throws(FaceKitError) {
                 return .success(
-                    try worker.detector.process(FaceImage(contentsOfFile: entry.path, maxPixels: maxPixels)))
+                    try worker.detector.process(contentsOfFile: entry.path, maxPixels: maxPixels))
             } catch {
                 return .failure(FailedInput(description: error.description))
             }

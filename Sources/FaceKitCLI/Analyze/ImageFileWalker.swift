@@ -29,7 +29,9 @@
 /// ```
 public struct ImageFileWalker: Sequence, Sendable {
     /// Extensions OpenCV decodes that the walker takes from folders.
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "bmp", "dib", "tif", "tiff", "webp"]
+    public static let imageExtensions: Set<String> = [
+        "jpg", "jpeg", "jpe", "png", "bmp", "dib", "tif", "tiff", "webp", "heic", "heif", "hif", "avif",
+    ]
 
     public enum Entry: Equatable, Sendable {
         /// A file to analyse, named as it should appear in the `source` column.

@@ -1,0 +1,26 @@
+internal import CFaceKit
+
+/// How many threads the system BLAS (OpenBLAS) gives each matrix product of dlib's CNNs: accurate
+/// mode's detector and the face descriptor. One setting for the whole process.
+///
+/// OpenBLAS uses every core for each product by default, which is right for one worker. With
+/// several workers each running a CNN, give each one thread, so that N workers use N cores rather
+/// than asking for N x cores threads:
+///
+/// ```swift
+/// if jobs > 1 { BLASThreads.set(1) }   // 1 with OpenBLAS, nil with another BLAS
+/// ```
+public enum BLASThreads {
+    /// Makes OpenBLAS use `count` threads per call from now on, and returns the number it reports
+    /// using, or `nil` when the process's BLAS is not OpenBLAS (it is then left as it is; the
+    /// reference BLAS is single-threaded). Call it before workers start. Runs
+    /// `fk_blas_set_threads`.
+    @discardableResult
+    public static func set(_ count: Int) -> Int? {
+        precondition(count >= 1, "BLASThreads.set: count must be at least 1, not \(count)")
+        var inUse: Int32 = 0
+        let status = fk_blas_set_threads(Int32(clamping: count), &inUse, nil)
+        precondition(status == NativeStatus.ok.rawValue, "BLASThreads.set: fk_blas_set_threads failed")
+        return inUse == 0 ? nil : Int(inUse)
+    }
+}
