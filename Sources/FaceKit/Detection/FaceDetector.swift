@@ -8,7 +8,8 @@ import Foundation
 /// gets its head pose from dlib's 68 landmarks fitted to a 3D mean face; landmarks, contours and
 /// probabilities follow the options.
 ///
-/// A detector is not thread-safe (dlib's detectors keep scratch state): use one per thread.
+/// A detector is not thread-safe (dlib's detectors keep scratch state): use one per thread,
+/// made with ``init(sharingModelsWith:)`` so that the landmark model is loaded once.
 ///
 /// ```swift
 /// var options = FaceDetectorOptions()
@@ -24,24 +25,48 @@ public final class FaceDetector {
     private let hog: NativeDetector
     /// dlib's MMOD CNN, in accurate mode.
     private let cnn: NativeDetector?
+    /// dlib's 68-point model: read-only while predicting, so shared by ``init(sharingModelsWith:)``.
     private let shapePredictor: NativeShapePredictor
+    private let models: ModelLocator
 
     /// Validates `options` and loads the models they need from `models`.
-    public init(options: FaceDetectorOptions = FaceDetectorOptions(), models: ModelLocator = ModelLocator())
+    public convenience init(options: FaceDetectorOptions = FaceDetectorOptions(), models: ModelLocator = ModelLocator())
         throws(FaceKitError)
     {
         try options.validate()
-        self.options = options
-        hog = try NativeDetector(kind: .hog, modelPath: nil)
-        switch options.performanceMode {
-        case .fast: cnn = nil
-        case .accurate: cnn = try NativeDetector(kind: .cnn, modelPath: models.path(for: .cnnFaceDetector))
-        }
-        shapePredictor = try NativeShapePredictor(modelPath: models.path(for: .landmarks68))
+        let shapePredictor = try NativeShapePredictor(modelPath: models.path(for: .landmarks68))
         guard shapePredictor.pointCount == FaceShape.pointCount else {
             throw .modelUnavailable(
                 name: ModelLocator.Model.landmarks68.rawValue,
                 reason: "the model places \(shapePredictor.pointCount) points, not \(FaceShape.pointCount)")
+        }
+        try self.init(options: options, models: models, shapePredictor: shapePredictor)
+    }
+
+    /// A detector for another thread, with `other`'s options, sharing its landmark model.
+    ///
+    /// dlib's shape predictor is only read while it predicts, so threads may share it, and the
+    /// 68-point model (about 100 MB in memory, the slowest to load) is loaded once however many
+    /// workers there are. The face detectors, which keep scratch state, are the new one's own.
+    ///
+    /// ```swift
+    /// let first = try FaceDetector(options: options)
+    /// let second = try FaceDetector(sharingModelsWith: first)   // for a second worker thread
+    /// ```
+    public convenience init(sharingModelsWith other: FaceDetector) throws(FaceKitError) {
+        try self.init(options: other.options, models: other.models, shapePredictor: other.shapePredictor)
+    }
+
+    private init(options: FaceDetectorOptions, models: ModelLocator, shapePredictor: NativeShapePredictor)
+        throws(FaceKitError)
+    {
+        self.options = options
+        self.models = models
+        self.shapePredictor = shapePredictor
+        hog = try NativeDetector(kind: .hog, modelPath: nil)
+        switch options.performanceMode {
+        case .fast: cnn = nil
+        case .accurate: cnn = try NativeDetector(kind: .cnn, modelPath: models.path(for: .cnnFaceDetector))
         }
     }
 

@@ -198,17 +198,17 @@ public struct AnalyzeCommand: ParsableCommand {
         return progress.failures > 0 ? .failure : .success
     }
 
-    /// One detector per worker: dlib's detectors are not thread-safe.
+    /// One detector per worker (dlib's detectors are not thread-safe), sharing one landmark model.
     private func makeDetectors() throws -> [FaceDetector] {
         do {
-            return try (0..<jobs).map { _ throws(FaceKitError) in
-                try FaceDetector(options: detection.detectorOptions, models: detection.models)
-            }
+            let first = try FaceDetector(options: detection.detectorOptions, models: detection.models)
+            return try [first] + (1..<jobs).map { _ throws(FaceKitError) in try FaceDetector(sharingModelsWith: first) }
         } catch {
             if case .invalidOption = error { throw DetectionFlags.usageError(error) }
             throw error
         }
     }
+
 }
 
 /// What tests change in a run of ``AnalyzeCommand``.
