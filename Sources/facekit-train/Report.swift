@@ -18,9 +18,6 @@ enum Report {
             probabilities: data.heldOut.map { genkiOnly.probability($0.features) }, labels: data.heldOut.map(\.label))
         let genkiOnlyOnSmileD = ClassifierMetrics(
             probabilities: data.heldOutSmileD.map { genkiOnly.probability($0.features) }, labels: data.heldOutSmileD.map(\.label))
-        func row(_ name: String, _ m: ClassifierMetrics) -> String {
-            "| \(name) | \(f3(m.rocAUC)) | \(f3(m.accuracy())) | \(f3(m.brierScore)) |"
-        }
         var lines = [
             "### Smile (held out: GENKI-4K files numbered 3 mod 4, SMILEsmileD odd numbers)",
             "",
@@ -30,12 +27,12 @@ enum Report {
             "",
             "| model | ROC AUC | accuracy at 0.5 | Brier score |",
             "|---|---|---|---|",
-            row("FaceKit smile model, GENKI-4K", metrics),
-            row("the same fitted on GENKI-4K only, GENKI-4K", genkiOnlyOnGenki),
+            metricsRow("FaceKit smile model, GENKI-4K", metrics),
+            metricsRow("the same fitted on GENKI-4K only, GENKI-4K", genkiOnlyOnGenki),
             "| baseline: mouth width / eye distance, GENKI-4K | \(f3(widthAUC)) | | |",
             "| baseline: OpenCV haarcascade_smile (max neighbours), GENKI-4K | \(f3(haarAUC)) | | |",
-            row("FaceKit smile model, SMILEsmileD (64x64 grey crops)", smileD),
-            row("the same fitted on GENKI-4K only, SMILEsmileD", genkiOnlyOnSmileD),
+            metricsRow("FaceKit smile model, SMILEsmileD (64x64 grey crops)", smileD),
+            metricsRow("the same fitted on GENKI-4K only, SMILEsmileD", genkiOnlyOnSmileD),
             "",
             "GENKI-4K reliability:",
             "",
@@ -66,7 +63,7 @@ enum Report {
             "",
             "| model | ROC AUC | accuracy at 0.5 | Brier score |",
             "|---|---|---|---|",
-            "| FaceKit eye-open model (per eye) | \(f3(metrics.rocAUC)) | \(f3(metrics.accuracy())) | \(f3(metrics.brierScore)) |",
+            metricsRow("FaceKit eye-open model (per eye)", metrics),
             "| baseline: eye aspect ratio >= 0.2 (per frame) | \(f3(earAUC)) (the ratio as a score) | \(f3(thresholdAccuracy)) | |",
             "| always \"open\" | | \(f3(alwaysOpen)) | |",
             "",
@@ -109,8 +106,8 @@ enum Report {
             "",
             "| model | ROC AUC | accuracy at 0.5 | Brier score |",
             "|---|---|---|---|",
-            "| FaceKit video eye model (per eye) | \(f3(metrics.rocAUC)) | \(f3(metrics.accuracy())) | \(f3(metrics.brierScore)) |",
-            "| still-photo eye model, same video (per eye) | \(f3(still.rocAUC)) | \(f3(still.accuracy())) | \(f3(still.brierScore)) |",
+            metricsRow("FaceKit video eye model (per eye)", metrics),
+            metricsRow("still-photo eye model, same video (per eye)", still),
             "",
             "Blinks: \(truth.count) labelled; \(blinksSeen) of them read as closed in at least one frame; "
                 + "BlinkCounter counts \(found.count).",
@@ -118,6 +115,11 @@ enum Report {
         ]
         lines += reliabilityTable(metrics)
         return lines.joined(separator: "\n")
+    }
+
+    /// A row of the "model | ROC AUC | accuracy at 0.5 | Brier score" tables.
+    static func metricsRow(_ name: String, _ metrics: ClassifierMetrics) -> String {
+        "| \(name) | \(f3(metrics.rocAUC)) | \(f3(metrics.accuracy())) | \(f3(metrics.brierScore)) |"
     }
 
     static func reliabilityTable(_ metrics: ClassifierMetrics) -> [String] {
