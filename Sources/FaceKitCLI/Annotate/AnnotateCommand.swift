@@ -262,7 +262,7 @@ public struct AnnotateCommand: ParsableCommand {
             return failed("\(target.input): not annotated: cannot write \(target.outputPath): \(reason(error))")
         }
         do throws(OutputError) {
-            try AnnotationFileWriter.commit(temporary, to: target.outputPath)
+            try TemporaryFile.rename(temporary, over: target.outputPath)
         } catch {
             return failed("\(target.input): not annotated: \(error.description)")
         }

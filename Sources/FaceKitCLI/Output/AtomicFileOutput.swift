@@ -26,25 +26,9 @@ public final class AtomicFileOutput: TextOutput {
         if stat(path, &isFolder) == 0, (isFolder.st_mode & S_IFMT) == S_IFDIR {
             throw OutputError("\(path): cannot write output: it is a folder")
         }
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        var attempt = 0
-        while true {
-            let candidate = "\(folder).\(name).\(UInt32.random(in: 0...UInt32.max)).tmp"
-            // 0666 filtered by the umask: the permissions a plain `> file` would give.
-            let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-            if descriptor >= 0 {
-                temporaryPath = candidate
-                output = FileDescriptorOutput(descriptor: descriptor, buffered: true)
-                return
-            }
-            let code = errno
-            attempt += 1
-            if code != EEXIST || attempt > 100 {
-                throw OutputError("\(path): cannot write output: \(systemErrorMessage(code))")
-            }
-        }
+        let (temporary, descriptor) = try TemporaryFile.create(nextTo: path)
+        temporaryPath = temporary
+        output = FileDescriptorOutput(descriptor: descriptor, buffered: true)
     }
 
     public func write(_ text: String) { output.write(text) }
@@ -58,11 +42,7 @@ public final class AtomicFileOutput: TextOutput {
         var code = output.errorNumber
         if code == 0, fsync(output.descriptor) != 0 { code = errno }
         if close(output.descriptor) != 0, code == 0 { code = errno }
-        if code == 0, rename(temporaryPath, path) != 0 { code = errno }
-        if code != 0 {
-            unlink(temporaryPath)
-            throw OutputError("\(path): cannot write output: \(systemErrorMessage(code))")
-        }
+        try TemporaryFile.rename(temporaryPath, over: path, error: code)
     }
 
     /// Deletes the temporary file and leaves `path` as it was.
