@@ -253,7 +253,7 @@ public struct AnnotateCommand: ParsableCommand {
                 try writer.write(annotated(image, faces: faces))
             }
         } catch {
-            failure = "\(error.description) (at frame \(video.lastIndex + 1); the frames before it were written)"
+            failure = video.failureMessage(error, kept: "frames")
         }
         do throws(FaceKitError) {
             try writer.finish()
@@ -266,11 +266,6 @@ public struct AnnotateCommand: ParsableCommand {
         } catch {
             return failed("\(target.input): not annotated: \(error.description)")
         }
-        if failure == nil, video.endedEarly {
-            failure =
-                "\(target.input): video stopped decoding at frame \(video.lastIndex + 1) of about "
-                + "\(video.declaredFrameCount); the frames before it were written"
-        }
-        return AnnotationOutcome(written: true, failure: failure)
+        return AnnotationOutcome(written: true, failure: failure ?? video.stoppedDecodingMessage(kept: "frames"))
     }
 }

@@ -212,12 +212,8 @@ public struct TrackCommand: ParsableCommand {
                 }
             }
         } catch {
-            return "\(error.description) (at frame \(video.lastIndex + 1); the rows before it were written)"
+            return video.failureMessage(error, kept: "rows")
         }
-        if video.endedEarly {
-            return "\(path): video stopped decoding at frame \(video.lastIndex + 1) of about "
-                + "\(video.declaredFrameCount); the rows before it were written"
-        }
-        return nil
+        return video.stoppedDecodingMessage(kept: "rows")
     }
 }
