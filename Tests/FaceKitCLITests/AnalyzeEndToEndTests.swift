@@ -1,3 +1,4 @@
+import FaceKitTestSupport
 import Foundation
 import Testing
 
@@ -43,6 +44,27 @@ struct AnalyzeEndToEndTests {
             let rows = run.stdoutLines.dropFirst()
             #expect(!rows.isEmpty)
             #expect(rows.allSatisfy { $0.hasPrefix(TestSupport.astronaut + ",") })
+        }
+    }
+
+    @Test("a named pipe, given or found in a folder, gets one line naming it and is never opened")
+    func namedPipes() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            try TestSupport.makeFile(folder, "photos/a.png", contents: try TestSupport.astronautData())
+            let inFolder = try NamedPipe(path: folder + "/photos/b.jpg")
+            defer { inFolder.stop() }
+            let given = try NamedPipe(path: folder + "/given.jpg")
+            defer { given.stop() }
+            let run = TestSupport.analyze([given.path, folder + "/photos"])
+            #expect(run.status == 1)
+            #expect(
+                run.stderrLines == [
+                    "facekit: \(given.path): cannot read file: not a regular file (a named pipe)",
+                    "facekit: \(inFolder.path): cannot read file: not a regular file (a named pipe)",
+                ])
+            #expect(!given.wasOpened && !inFolder.wasOpened, "a pipe was opened")
+            let sources = Set(run.stdoutLines.dropFirst().map { String($0.prefix { $0 != "," }) })
+            #expect(sources == [folder + "/photos/a.png"])
         }
     }
 

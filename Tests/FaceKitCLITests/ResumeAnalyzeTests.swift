@@ -168,11 +168,12 @@ struct KilledAnalyzeTests {
     func sigkill() throws {
         try TestSupport.withTemporaryFolder { folder in
             let photos = try Fixture.make(in: folder)
-            // A named pipe as the last input: opening it blocks until someone writes, so the run
-            // cannot finish before it is killed. The rows before it are committed once the run
-            // has waited a second for it.
-            let fifo = photos + "/zz.png"
-            #expect(mkfifo(fifo, 0o644) == 0)
+            // After the five inputs, 300 that fail, each with a line on standard error. Standard
+            // error is a pipe of one page that this test drains slowly, then not at all: the run
+            // cannot get more than a page of lines ahead of the reading, and never finishes
+            // once the reading stops, so it is surely killed part way, after a checkpoint.
+            let failing = (0..<300).map { photos + "/zy-" + String(1000 + $0).dropFirst() + ".jpg" }
+            for path in failing { try Data("not a photo".utf8).write(to: URL(fileURLWithPath: path)) }
             let output = folder + "/faces.csv"
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try #require(TestSupport.executable))
@@ -180,22 +181,37 @@ struct KilledAnalyzeTests {
                 "analyze", "--model-dir", try #require(TestSupport.modelDirectory), "--jobs", "1", "--output", output,
                 photos,
             ]
+            let errors = Pipe()
+            let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ
+            #expect(fcntl(errors.fileHandleForWriting.fileDescriptor, setPipeSize, 4096) >= 0)
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            process.standardError = errors
             try process.run()
-            // Wait, however long it takes, for the checkpoint of the five inputs before the pipe.
-            while process.isRunning,
-                !((try? String(contentsOfFile: output + ".journal", encoding: .utf8)) ?? "").contains(#""inputs":5,"#)
-            {
+            try errors.fileHandleForWriting.close()
+            /// The inputs done at the journal's last checkpoint.
+            func checkpointed() -> Int {
+                let journal = (try? String(contentsOfFile: output + ".journal", encoding: .utf8)) ?? ""
+                guard let last = journal.split(separator: "\n").last, let key = last.range(of: #""inputs":"#) else {
+                    return 0
+                }
+                return Int(last[key.upperBound...].prefix { $0.isNumber }) ?? 0
+            }
+            // Read a little at a time, however long it takes, until a checkpoint after the five.
+            var chunk = [UInt8](repeating: 0, count: 128)
+            let reading = errors.fileHandleForReading.fileDescriptor
+            while checkpointed() < 5, chunk.withUnsafeMutableBytes({ read(reading, $0.baseAddress, $0.count) }) > 0 {
                 usleep(20_000)
             }
+            let done = checkpointed()
+            #expect(done >= 5 && done < 5 + failing.count)
             #expect(process.isRunning)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal)
             #expect(!FileManager.default.fileExists(atPath: output))
 
-            try FileManager.default.removeItem(atPath: fifo)
+            // The inputs after the checkpoint may change: the failing ones go, and a photo comes.
+            for path in failing.dropFirst(max(0, done - 5)) { try FileManager.default.removeItem(atPath: path) }
             try TestSupport.makeFile(photos, "zz.png", contents: Fixture.read(photos + "/a.png"))
             let reference = Fixture.analyze([photos])
             let resumed = Fixture.analyze(["--resume", "--output", output, photos])

@@ -156,6 +156,19 @@ struct TrackCommandTests {
         }
     }
 
+    @Test("a named pipe given as a video gets one line naming it and is never opened", .needsModels)
+    func namedPipe() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let pipe = try NamedPipe(path: folder + "/clip.mp4")
+            defer { pipe.stop() }
+            let run = Self.track(["--quiet", pipe.path])
+            #expect(run.status == 1)
+            #expect(run.stderrLines == ["facekit: \(pipe.path): cannot read file: not a regular file (a named pipe)"])
+            #expect(!pipe.wasOpened, "the pipe was opened")
+            #expect(Self.rows(run).isEmpty)
+        }
+    }
+
     @Test("a video that stops decoding keeps its rows and says at which frame", .needsModels, .needsSharedData)
     func truncatedVideo() throws {
         try TestSupport.withTemporaryFolder { folder in

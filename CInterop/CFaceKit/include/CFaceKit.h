@@ -28,7 +28,8 @@ extern "C" {
 typedef enum fk_status {
     FK_OK = 0,
     FK_INVALID_ARGUMENT = 1,   /* a NULL handle, a negative size, a scale out of range */
-    FK_FILE_UNREADABLE = 2,    /* missing file, a folder, no permission, I/O error */
+    FK_FILE_UNREADABLE = 2,    /* missing file, not a regular file (a folder, a named pipe, a
+                                  device), no permission, I/O error */
     FK_NOT_AN_IMAGE = 3,       /* empty file, unknown format, corrupt or truncated data */
     FK_IMAGE_TOO_LARGE = 4,    /* more pixels than the caller allows */
     FK_MODEL_UNAVAILABLE = 5,  /* model file missing or not a model of the expected kind */
@@ -89,6 +90,8 @@ typedef enum fk_pixel_format {
 } fk_pixel_format;
 
 /* Reads and decodes the file at path (JPEG, PNG, BMP, TIFF, WebP, HEIC, AVIF, ...).
+ * Only a regular file is read: anything else (a folder, a named pipe, a device) fails with
+ * FK_FILE_UNREADABLE before it is opened, so the call never blocks on a pipe without a writer.
  * max_pixels bounds width*height as read from the file header before anything is decoded;
  * 0 means no bound of the caller's own (OpenCV's limit of 2^30 pixels, and libheif's of 32768
  * pixels a side, still hold).
@@ -204,7 +207,8 @@ typedef struct fk_video_info {
     int64_t frame_count;   /* as the container declares; an estimate, 0 when unknown */
 } fk_video_info;
 
-/* Opens the file at path; fails with FK_FILE_UNREADABLE (missing, a folder, no permission) or
+/* Opens the file at path; fails with FK_FILE_UNREADABLE (missing, not a regular file such as a
+ * folder or a named pipe, no permission; checked without blocking, before FFmpeg opens it) or
  * FK_NOT_A_VIDEO (empty, no video stream, or no frame can be decoded). */
 int32_t fk_video_open(const char *path, fk_video **out, fk_error *error);
 

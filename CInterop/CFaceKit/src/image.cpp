@@ -1,6 +1,7 @@
 // Image decoding: file and memory input, header-size check, truncation check, EXIF orientation,
 // HEIF through libheif, and reduced-size JPEG decoding.
 #include "CFaceKit.h"
+#include "file_input.hpp"
 #include "guard.hpp"
 #include "heif_decoder.hpp"
 #include "image.hpp"
@@ -11,11 +12,8 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <optional>
-#include <sys/stat.h>
 #include <utility>
 #include <vector>
 
@@ -196,19 +194,6 @@ fk_image *decode(const Bytes &bytes, int64_t max_pixels, int32_t min_width, int3
     return new fk_image{to_bgr8(decoded)};
 }
 
-Bytes read_file(const char *path) {
-    struct stat st {};
-    if (::stat(path, &st) != 0)
-        throw fk::failure(FK_FILE_UNREADABLE, std::strerror(errno));
-    if (S_ISDIR(st.st_mode)) throw fk::failure(FK_FILE_UNREADABLE, "is a folder");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw fk::failure(FK_FILE_UNREADABLE, std::strerror(errno));
-    Bytes bytes(size_t(st.st_size));
-    in.read(reinterpret_cast<char *>(bytes.data()), std::streamsize(bytes.size()));
-    if (size_t(in.gcount()) != bytes.size()) throw fk::failure(FK_FILE_UNREADABLE, "read error");
-    return bytes;
-}
-
 }  // namespace
 
 extern "C" int32_t fk_image_create_from_file(const char *path, int64_t max_pixels, fk_image **out,
@@ -216,7 +201,7 @@ extern "C" int32_t fk_image_create_from_file(const char *path, int64_t max_pixel
     return fk::guarded(error, [&] {
         fk::require(path != nullptr && out != nullptr, "path and out must not be NULL");
         int32_t reduction;
-        *out = decode(read_file(path), max_pixels, 0, &reduction);
+        *out = decode(fk::read_regular_file(path), max_pixels, 0, &reduction);
     });
 }
 
@@ -227,7 +212,7 @@ extern "C" int32_t fk_image_create_from_file_reduced(const char *path, int64_t m
                     "path, out and reduction must not be NULL");
         fk::require(min_width >= 0, "min_width must not be negative");
         int32_t r;
-        fk_image *image = decode(read_file(path), max_pixels, min_width, &r);
+        fk_image *image = decode(fk::read_regular_file(path), max_pixels, min_width, &r);
         *out = image;
         *reduction = r;
     });

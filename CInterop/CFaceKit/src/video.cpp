@@ -1,19 +1,17 @@
 // Sequential video reading through OpenCV's FFmpeg backend.
 #include "CFaceKit.h"
+#include "file_input.hpp"
 #include "guard.hpp"
 #include "image.hpp"
 
 #include <opencv2/core/utils/logger.hpp>
 #include <opencv2/videoio.hpp>
 
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <string>
-#include <sys/stat.h>
 
 struct fk_video {
     cv::VideoCapture capture;
@@ -23,12 +21,9 @@ struct fk_video {
 
 namespace {
 
+/// Only a regular file is opened (a named pipe would block FFmpeg's open forever).
 void check_readable(const char *path) {
-    struct stat st {};
-    if (::stat(path, &st) != 0) throw fk::failure(FK_FILE_UNREADABLE, std::strerror(errno));
-    if (S_ISDIR(st.st_mode)) throw fk::failure(FK_FILE_UNREADABLE, "is a folder");
-    if (!std::ifstream(path)) throw fk::failure(FK_FILE_UNREADABLE, std::strerror(errno));
-    if (st.st_size == 0) throw fk::failure(FK_NOT_A_VIDEO, "empty file");
+    if (fk::check_regular_file(path) == 0) throw fk::failure(FK_NOT_A_VIDEO, "empty file");
 }
 
 }  // namespace

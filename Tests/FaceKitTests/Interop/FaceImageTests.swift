@@ -147,6 +147,22 @@ struct FaceImageTests {
         #expect(throws: FaceKitError.self) { try FaceImage(contentsOfFile: NSTemporaryDirectory()) }
     }
 
+    @Test("a named pipe is unreadable and is refused without being opened, which would block")
+    func namedPipe() throws {
+        let folder = NSTemporaryDirectory() + "facekit-fifo-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pipe = try NamedPipe(path: folder + "/x.jpg")
+        defer { pipe.stop() }
+        #expect {
+            try FaceImage(contentsOfFile: pipe.path)
+        } throws: { error in
+            guard case .unreadableFile(let path, let reason) = error as? FaceKitError else { return false }
+            return path == pipe.path && reason.contains("named pipe")
+        }
+        #expect(!pipe.wasOpened, "the pipe was opened")
+    }
+
     @Test("empty, non-image and truncated files are not images, with the reason")
     func badContents() throws {
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: TestData.fixture("astronaut.jpg")))
