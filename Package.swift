@@ -21,7 +21,8 @@ let package = Package(
                 .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
                 .linkedLibrary("opencv_imgcodecs"), .linkedLibrary("opencv_calib3d"),
                 .linkedLibrary("opencv_videoio"), .linkedLibrary("opencv_objdetect"),
-                .linkedLibrary("png16"), .linkedLibrary("heif"), .linkedLibrary("stdc++"), .linkedLibrary("m"),
+                .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("heif"),
+                .linkedLibrary("stdc++"), .linkedLibrary("m"),
             ]
         ),
         .target(name: "FaceKit", dependencies: ["CFaceKit"]),

@@ -183,6 +183,21 @@ struct ExecutableTests {
     }
 
     @Test(
+        "a damaged JPEG gets one line naming it as corrupt, and the decoder prints nothing of its own",
+        .enabled(if: TestSupport.modelsAvailable, TestSupport.modelsMissingMessage))
+    func damagedJPEG() throws {
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: TestData.fixture("astronaut.jpg")))
+        try TestSupport.withTemporaryFolder { folder in
+            let cut = try TestSupport.makeFile(folder, "cut.jpg", contents: jpeg.prefix(jpeg.count / 2) + [0xFF, 0xD9])
+            let run = try TestSupport.runExecutable(["analyze", "--model-dir", TestSupport.modelDirectory!, cut])
+            #expect(run.status == 1)
+            #expect(run.stderrLines.count == 1, "\(run.stderrLines)")
+            #expect(run.stderr.hasPrefix("facekit: \(cut): not a readable image: corrupt image data"), "\(run.stderr)")
+            #expect(run.stdoutLines == [CSVFaceWriterTests.fixedHeader])
+        }
+    }
+
+    @Test(
         "a good and a missing file: one row written, one error line, exit status 1",
         .enabled(if: TestSupport.modelsAvailable, TestSupport.modelsMissingMessage))
     func analyze() throws {

@@ -71,12 +71,12 @@ typedef struct fk_detection {
  * authoritative and EXIF informative only, and phones write both with the same meaning, so
  * applying EXIF too would turn a portrait photo twice.
  *
- * Formats are recognised by content, not by name: JPEG, PNG, BMP, TIFF and WebP through OpenCV
- * (PNG through libpng directly), HEIF through libheif when the file opens with an ftyp box whose
+ * Formats are recognised by content, not by name: JPEG through libjpeg, PNG through libpng, BMP,
+ * TIFF and WebP through OpenCV, HEIF through libheif when the file opens with an ftyp box whose
  * brands name a HEIF image (heic, heix, heim, heis, hevc, hevx, hevm, hevs, mif1, mif2, msf1,
- * avif, avis). Nothing is printed to stderr: OpenCV's logging is off, libpng's warnings stay in
- * its message field, and AV1 goes to libaom rather than dav1d, which prints (libheif falls back
- * to dav1d only where libaom is missing).
+ * avif, avis). Nothing is printed to stderr: OpenCV's logging is off, libjpeg's and libpng's
+ * warnings go to the shim instead of being printed, and AV1 goes to libaom rather than dav1d,
+ * which prints (libheif falls back to dav1d only where libaom is missing).
  */
 typedef struct fk_image fk_image;
 
@@ -95,15 +95,20 @@ typedef enum fk_pixel_format {
  * max_pixels bounds width*height as read from the file header before anything is decoded;
  * 0 means no bound of the caller's own (OpenCV's limit of 2^30 pixels, and libheif's of 32768
  * pixels a side, still hold).
- * A JPEG that lacks its end-of-image marker is reported as truncated, and a HEIF cut short or
- * whose boxes or codec stream the decoder rejects as "corrupt or truncated HEIF" (both
- * FK_NOT_AN_IMAGE); as with JPEG, damage inside coded data may decode to a damaged picture.
+ * These fail with FK_NOT_AN_IMAGE: a JPEG that lacks its end-of-image marker ("truncated JPEG");
+ * a JPEG smaller than the pixels its header claims can be coded in (at least one bit per 8x8
+ * block, so 1 byte per 512 pixels), refused before decoding ("truncated or corrupt JPEG: N bytes
+ * cannot hold WxH pixels"); a JPEG whose coded data libjpeg reports as damaged (its "Corrupt JPEG
+ * data" and "Premature end of JPEG file" warnings: "corrupt image data (libjpeg: ...)"), the
+ * decode stopping at the first such warning; a HEIF cut short or whose boxes or codec stream the
+ * decoder rejects ("corrupt or truncated HEIF"). Damage inside the coded data of the other
+ * formats may still decode to a damaged picture.
  * On success *out owns a new image, to be released with fk_image_free. */
 int32_t fk_image_create_from_file(const char *path, int64_t max_pixels, fk_image **out,
                                   fk_error *error);
 
 /* Like fk_image_create_from_file, but a JPEG may be decoded at 1/2, 1/4 or 1/8 of its size:
- * libjpeg then scales while decoding (DCT scaling, OpenCV's IMREAD_REDUCED_COLOR_2/4/8), which
+ * libjpeg then scales while decoding (DCT scaling: scale_denom 2, 4 or 8), which
  * is several times faster and needs a fraction of the memory of a full decode.
  * The reduction r is the largest of 8, 4 and 2 for which the upright image stays at least
  * min_width pixels wide (libjpeg's width is ceil(full width / r)), otherwise 1. Other formats,

@@ -1,10 +1,12 @@
-// Image decoding: file and memory input, header-size check, truncation check, EXIF orientation,
-// HEIF through libheif, and reduced-size JPEG decoding.
+// Image decoding: file and memory input, header-size check, truncation and plausibility checks,
+// EXIF orientation, JPEG through libjpeg (reduced-size too), PNG through libpng, HEIF through
+// libheif, the other formats through OpenCV.
 #include "CFaceKit.h"
 #include "file_input.hpp"
 #include "guard.hpp"
 #include "heif_decoder.hpp"
 #include "image.hpp"
+#include "jpeg_decoder.hpp"
 #include "png_decoder.hpp"
 
 #include <opencv2/core/utils/logger.hpp>
@@ -87,7 +89,7 @@ bool jpeg_is_truncated(const Bytes &b) {
 }
 
 /// The EXIF Orientation (1...8) of a JPEG, from its first APP1 "Exif" segment; 1 when there is
-/// none. Only used to tell which side of the stored image becomes the upright width.
+/// none or it is out of range.
 int jpeg_exif_orientation(const Bytes &b) {
     const size_t n = b.size();
     size_t i = 2;
@@ -154,6 +156,51 @@ void check_pixel_limit(int64_t w, int64_t h, int64_t max_pixels) {
                                                   " pixels is over the limit of " + std::to_string(max_pixels));
 }
 
+/// Whether a JPEG file of `bytes` bytes can hold w x h pixels.
+///
+/// Huffman-coded JPEG (baseline, extended and progressive: what cameras, phones and libraries
+/// write) spends at least one bit on every 8x8 block of its largest component: the code of the
+/// block's DC coefficient in the first scan that covers it, and Huffman codes are 1 to 16 bits
+/// long. So w x h pixels take at least w*h/64 bits of coded data, w*h/512 bytes, and the file is
+/// larger still (markers, tables, metadata). A smaller file claims pixels it cannot contain: it
+/// is truncated, or made to have the decoder allocate and fill w x h x 3 bytes from nothing (a
+/// 633-byte file claiming 9000x9000 took 1 GB and 24 s). The bound is exact for Huffman coding,
+/// so no real photo is refused; only arithmetic-coded JPEG (SOF9-SOF15, which patents kept out
+/// of use) can spend less than a bit on a flat block, so such a file of a nearly uniform picture
+/// could be refused, and it has no face to find.
+bool jpeg_size_is_plausible(size_t bytes, int64_t w, int64_t h) { return int64_t(bytes) * 512 >= w * h; }
+
+/// Turns a JPEG decoded as stored upright by its EXIF orientation (1...8), exactly as OpenCV's
+/// imdecode did when it decoded JPEG here (ExifTransform in loadsave.cpp).
+cv::Mat apply_orientation(const cv::Mat &stored, int orientation) {
+    cv::Mat out;
+    switch (orientation) {
+    case 2: cv::flip(stored, out, 1); break;    // mirrored left-right
+    case 3: cv::flip(stored, out, -1); break;   // turned 180 degrees
+    case 4: cv::flip(stored, out, 0); break;    // mirrored top-bottom
+    case 5: cv::transpose(stored, out); break;
+    case 6: cv::transpose(stored, out); cv::flip(out, out, 1); break;    // turned 90 degrees clockwise
+    case 7: cv::transpose(stored, out); cv::flip(out, out, -1); break;
+    case 8: cv::transpose(stored, out); cv::flip(out, out, 0); break;    // turned 90 degrees anticlockwise
+    default: out = stored; break;
+    }
+    return out;
+}
+
+/// Decodes a complete JPEG whose header gives w x h: refused before decoding when implausibly
+/// small, then decoded by libjpeg at the reduction min_width allows (written to *reduction) and
+/// turned upright.
+fk_image *decode_jpeg_file(const Bytes &bytes, int64_t w, int64_t h, int32_t min_width, int32_t *reduction) {
+    if (!jpeg_size_is_plausible(bytes.size(), w, h))
+        throw fk::failure(FK_NOT_AN_IMAGE, "truncated or corrupt JPEG: " + std::to_string(bytes.size()) +
+                                               " bytes cannot hold " + std::to_string(w) + "x" + std::to_string(h) +
+                                               " pixels");
+    const int r = jpeg_reduction(bytes, w, h, min_width);
+    cv::Mat upright = apply_orientation(fk::decode_jpeg(bytes, r), jpeg_exif_orientation(bytes));
+    *reduction = r;
+    return new fk_image{upright};
+}
+
 /// Decodes bytes; a JPEG at the reduction min_width allows (jpeg_reduction), written to
 /// *reduction, every other format at full size.
 fk_image *decode(const Bytes &bytes, int64_t max_pixels, int32_t min_width, int32_t *reduction) {
@@ -171,26 +218,22 @@ fk_image *decode(const Bytes &bytes, int64_t max_pixels, int32_t min_width, int3
         if (w <= 0 || h <= 0) throw fk::failure(FK_NOT_AN_IMAGE, "header gives no image size");
         check_pixel_limit(w, h, max_pixels);
     }
-    if (is_jpeg(bytes) && jpeg_is_truncated(bytes))
-        throw fk::failure(FK_NOT_AN_IMAGE, "truncated JPEG (no end-of-image marker)");
+    if (is_jpeg(bytes)) {
+        if (jpeg_is_truncated(bytes)) throw fk::failure(FK_NOT_AN_IMAGE, "truncated JPEG (no end-of-image marker)");
+        if (!size) throw fk::failure(FK_NOT_AN_IMAGE, "corrupt JPEG: no frame header before the image data");
+        return decode_jpeg_file(bytes, size->first, size->second, min_width, reduction);
+    }
     if (fk::is_png(bytes)) return new fk_image{fk::decode_png(bytes)};
-    const int r = is_jpeg(bytes) && size ? jpeg_reduction(bytes, size->first, size->second, min_width) : 1;
     // IMREAD_ANYDEPTH keeps 16-bit samples for our own scaling; IMREAD_ANYCOLOR keeps grey and
-    // alpha for explicit conversion. IMREAD_REDUCED_COLOR_r has libjpeg scale while decoding
-    // (8-bit BGR out). Either way EXIF orientation is applied (no IMREAD_IGNORE_ORIENTATION).
-    const int flags = r == 8   ? cv::IMREAD_REDUCED_COLOR_8
-                      : r == 4 ? cv::IMREAD_REDUCED_COLOR_4
-                      : r == 2 ? cv::IMREAD_REDUCED_COLOR_2
-                               : cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR;
+    // alpha for explicit conversion. EXIF orientation is applied where OpenCV reads it.
     cv::Mat decoded;
     try {
-        decoded = cv::imdecode(bytes, flags);
+        decoded = cv::imdecode(bytes, cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR);
     } catch (const cv::Exception &e) {
         throw fk::failure(FK_NOT_AN_IMAGE, std::string("decoder failed: ") + e.err);
     }
     if (decoded.empty()) throw fk::failure(FK_NOT_AN_IMAGE, "unknown format or corrupt data");
     if (!size) check_pixel_limit(decoded.cols, decoded.rows, max_pixels);
-    *reduction = r;
     return new fk_image{to_bgr8(decoded)};
 }
 

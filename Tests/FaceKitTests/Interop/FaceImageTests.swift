@@ -184,6 +184,104 @@ struct FaceImageTests {
         }
     }
 
+    /// Tests/Fixtures/astronaut.jpg damaged as files are damaged in the wild.
+    enum DamagedJPEG: String, CaseIterable {
+        case cutInHalfWithEndMarker, zeroedMiddle
+
+        func data() throws -> Data {
+            let jpeg = try Data(contentsOf: URL(fileURLWithPath: TestData.fixture("astronaut.jpg")))
+            switch self {
+            case .cutInHalfWithEndMarker:
+                return jpeg.prefix(jpeg.count / 2) + Data([0xFF, 0xD9])
+            case .zeroedMiddle:
+                var damaged = jpeg
+                let start = jpeg.count / 3
+                damaged.replaceSubrange(start..<(start + jpeg.count / 4), with: Data(count: jpeg.count / 4))
+                return damaged
+            }
+        }
+    }
+
+    @Test("a JPEG whose coded data is damaged is corrupt image data, read from a file or memory",
+          arguments: DamagedJPEG.allCases)
+    func damagedJPEG(damage: DamagedJPEG) throws {
+        let data = try damage.data()
+        let path = NSTemporaryDirectory() + "facekit-\(damage.rawValue)-\(UUID().uuidString).jpg"
+        try data.write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for decode in [{ try FaceImage(contentsOfFile: path) }, { try FaceImage(data: data, name: path) }] {
+            #expect {
+                try decode()
+            } throws: { error in
+                guard case .notAnImage(let source, let message) = error as? FaceKitError else { return false }
+                return source == path && message.hasPrefix("corrupt image data")
+            }
+        }
+        #expect(throws: FaceKitError.self) {
+            try FaceImage(contentsOfFile: path, maxPixels: FaceImage.defaultMaxPixels, minimumWidth: 100)
+        }
+    }
+
+    @Test("a JPEG too small for the size its header claims is refused before it is decoded")
+    func implausibleJPEGSize() throws {
+        var jpeg = try Data(contentsOf: URL(fileURLWithPath: TestData.fixture("astronaut.jpg")))
+        // The frame header (SOF0) holds the height and width, big-endian, 5 bytes after its marker.
+        let sof = try #require(jpeg.firstRange(of: Data([0xFF, 0xC0]))).lowerBound
+        jpeg.replaceSubrange((sof + 5)..<(sof + 9), with: [0x23, 0x28, 0x23, 0x28])   // 9000 x 9000
+        #expect {
+            try FaceImage(data: jpeg, name: "bomb.jpg")
+        } throws: { error in
+            guard case .notAnImage(_, let message) = error as? FaceKitError else { return false }
+            return message.contains("\(jpeg.count) bytes cannot hold 9000x9000 pixels")
+        }
+    }
+
+    @Test("a JPEG comes out upright for each of the 8 EXIF orientations, as the orientation says",
+          arguments: 1...8)
+    func everyExifOrientation(orientation: UInt8) throws {
+        // The fixture is stored 512x400 with orientation 6; its IFD0 entry is rewritten.
+        let original = try Data(contentsOf: URL(fileURLWithPath: TestData.fixture("astronaut-portrait-exif6.jpg")))
+        func withOrientation(_ value: UInt8) throws -> Data {
+            var data = original
+            let bigEndian = Data([0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x06])
+            let littleEndian = Data([0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, 0x06, 0x00])
+            if let entry = data.firstRange(of: bigEndian) {
+                data[entry.lowerBound + 9] = value
+            } else {
+                data[try #require(data.firstRange(of: littleEndian)).lowerBound + 8] = value
+            }
+            return data
+        }
+        let stored = try FaceImage(data: withOrientation(1))
+        #expect(stored.width == 512 && stored.height == 400)
+        let s = try stored.pixels(format: .gray8)
+        let (w, h) = (stored.width, stored.height)
+        // Where each upright pixel (x, y) comes from in the stored image, per the EXIF spec.
+        let source: (Int, Int) -> (Int, Int) =
+            switch orientation {
+            case 1: { x, y in (x, y) }
+            case 2: { x, y in (w - 1 - x, y) }
+            case 3: { x, y in (w - 1 - x, h - 1 - y) }
+            case 4: { x, y in (x, h - 1 - y) }
+            case 5: { x, y in (y, x) }
+            case 6: { x, y in (y, h - 1 - x) }
+            case 7: { x, y in (w - 1 - y, h - 1 - x) }
+            default: { x, y in (w - 1 - y, x) }
+            }
+        let upright = try FaceImage(data: withOrientation(orientation))
+        let quarterTurn = orientation >= 5
+        #expect(upright.width == (quarterTurn ? h : w) && upright.height == (quarterTurn ? w : h))
+        let u = try upright.pixels(format: .gray8)
+        var mismatches = 0
+        for y in 0..<upright.height {
+            for x in 0..<upright.width {
+                let (sx, sy) = source(x, y)
+                if u[y * upright.width + x] != s[sy * w + sx] { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
     @Test("an image over the pixel limit is refused before decoding")
     func tooLarge() {
         #expect {

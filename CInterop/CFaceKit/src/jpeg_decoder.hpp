@@ -1,0 +1,18 @@
+// JPEG decoding through libjpeg directly, so that its warnings become failures instead of
+// stderr lines (see jpeg_decoder.cpp).
+#pragma once
+
+#include <opencv2/core.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace fk {
+
+/// Decodes a JPEG to 8-bit BGR as stored (no EXIF orientation applied), at 1 / reduction of its
+/// size (reduction 1, 2, 4 or 8: libjpeg's DCT scaling, ceil(size / reduction) pixels a side).
+/// Throws fk::failure(FK_NOT_AN_IMAGE) when libjpeg rejects the data, or reports it corrupt
+/// ("Corrupt JPEG data: ...", "Premature end of JPEG file"); nothing is printed.
+cv::Mat decode_jpeg(const std::vector<uint8_t> &bytes, int reduction);
+
+}  // namespace fk
