@@ -37,7 +37,7 @@ public struct FaceKitCommand: ParsableCommand {
         do {
             outcome = try CommandParser(root: Self.self).parse(arguments)
         } catch {
-            stderr.write("Error: \(error.error.message)\n" + error.footer)
+            stderr.write("Error: \(MessageText.escaped(error.error.message))\n" + error.footer)
             return ExitStatus.usageError.rawValue
         }
         switch outcome {
@@ -52,16 +52,16 @@ public struct FaceKitCommand: ParsableCommand {
                 let status = try command.run(context).rawValue
                 stdout.flush()
                 if let output = stdout as? FileDescriptorOutput, output.errorNumber != 0 {
-                    stderr.write(
-                        "facekit: cannot write to standard output: \(systemErrorMessage(output.errorNumber))\n")
+                    stderr.writeDiagnostic("cannot write to standard output: \(systemErrorMessage(output.errorNumber))")
                     return ExitStatus.failure.rawValue
                 }
                 return status
             } catch let error as CommandError {
-                stderr.write("Error: \(error.message)\n" + HelpFormatter.usageErrorFooter(for: path))
+                stderr.write(
+                    "Error: \(MessageText.escaped(error.message))\n" + HelpFormatter.usageErrorFooter(for: path))
                 return ExitStatus.usageError.rawValue
             } catch {
-                stderr.write("facekit: \(error)\n")
+                stderr.writeDiagnostic("\(error)")
                 return ExitStatus.failure.rawValue
             }
         }

@@ -1,4 +1,4 @@
 import FaceKitCLI
 import Foundation
 
-exit(FaceKitCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))
+exit(FaceKitCommand.main(arguments: FaceKitCommand.processArguments()))

@@ -1,3 +1,4 @@
+import FaceKit
 import FaceKitTestSupport
 import Foundation
 import Testing
@@ -65,6 +66,31 @@ struct AnalyzeEndToEndTests {
             #expect(!given.wasOpened && !inFolder.wasOpened, "a pipe was opened")
             let sources = Set(run.stdoutLines.dropFirst().map { String($0.prefix { $0 != "," }) })
             #expect(sources == [folder + "/photos/a.png"])
+        }
+    }
+
+    @Test("a file whose name is not UTF-8 is found and analysed; CSV and JSON Lines write its byte as \\xE9")
+    func nonUTF8Name() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photo = try TestSupport.astronautData()
+            try TestSupport.makeFile(folder, nameBytes: TestSupport.latin1Name, contents: photo)
+            let expected = folder + #"/caf\xE9.png"#
+            let csv = TestSupport.analyze([folder])
+            #expect(csv.status == 0, "\(csv.stderr)")
+            let sources = Set(csv.stdoutLines.dropFirst().map { String($0.prefix { $0 != "," }) })
+            #expect(sources == [expected])
+            let jsonl = TestSupport.analyze(["--format", "jsonl", folder])
+            #expect(jsonl.status == 0, "\(jsonl.stderr)")
+            #expect(!jsonl.stdoutLines.isEmpty)
+            for line in jsonl.stdoutLines {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                #expect(object["source"] as? String == expected)
+            }
+            // Named directly, as the argument bytes arrive in the process.
+            let named = FilePathEncoding.string(fromPathBytes: Array(folder.utf8) + [0x2F] + TestSupport.latin1Name)
+            #expect(TestSupport.analyze([named]).stdout == csv.stdout)
+            let missing = TestSupport.analyze([named + "x"])
+            #expect(missing.stderrLines == ["facekit: \(expected)x: cannot read file: No such file or directory"])
         }
     }
 
@@ -194,6 +220,23 @@ struct ExecutableTests {
             #expect(run.stderrLines.count == 1, "\(run.stderrLines)")
             #expect(run.stderr.hasPrefix("facekit: \(cut): not a readable image: corrupt image data"), "\(run.stderr)")
             #expect(run.stdoutLines == [CSVFaceWriterTests.fixedHeader])
+        }
+    }
+
+    @Test(
+        "a file named on the command line whose name is not UTF-8 is analysed, its source written with \\xE9",
+        .enabled(if: TestSupport.modelsAvailable, TestSupport.modelsMissingMessage))
+    func nonUTF8Argument() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photo = try TestSupport.astronautData()
+            try TestSupport.makeFile(folder, nameBytes: TestSupport.latin1Name, contents: photo)
+            let run = try TestSupport.runExecutableThroughShell(
+                #"exec "$0" analyze --model-dir "$1" "$2/$(printf 'caf\351.png')""#,
+                [TestSupport.modelDirectory!, folder])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.isEmpty)
+            let row = run.stdoutLines.dropFirst().first
+            #expect(row?.hasPrefix(folder + #"/caf\xE9.png,,,0,,"#) == true, "\(run.stdout)")
         }
     }
 

@@ -36,6 +36,14 @@ struct CSVFaceWriterTests {
         )
     }
 
+    @Test("a source whose name is not UTF-8 is written with \\xHH for those bytes, reversibly")
+    func sourceBytes() {
+        let source = FilePathEncoding.string(fromPathBytes: Array("photos/caf".utf8) + [0xE9, 0x2E, 0x6A, 0x70, 0x67])
+        let cells = CSVFaceWriter.cells(for: FaceRecord(source: source, index: 0, face: sampleFace()), columns: .init())
+        #expect(cells[0] == #"photos/caf\xE9.jpg"#)
+        #expect(FilePathEncoding.pathBytes(fromText: cells[0]) == FilePathEncoding.pathBytes(source))
+    }
+
     @Test("contours add no columns")
     func contoursNoColumns() {
         #expect(CSVFaceWriter.header(columns: FaceRecordColumns(contours: true)).count == 15)

@@ -1,3 +1,4 @@
+import FaceKit
 import Foundation
 import Testing
 
@@ -59,6 +60,16 @@ struct ImageFileWalkerTests {
                     "\(root)/b0.jpg", "\(root)/e.jpg", "\(root)/z/z/z/z.png", "\(root)/é.jpg",
                 ])
             #expect(walked == walked.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        }
+    }
+
+    @Test("a name that is not UTF-8 is kept byte for byte and sorted by its bytes")
+    func nonUTF8Names() throws {
+        try TestSupport.withTemporaryFolder { root in
+            let names: [[UInt8]] = [TestSupport.latin1Name, Array("café.png".utf8), Array("cafe.png".utf8)]
+            for name in names { try TestSupport.makeFile(root, nameBytes: name, contents: Data()) }
+            let walked = ImageFileWalker.expand(root).map { FilePathEncoding.pathBytes($0.path) }
+            #expect(walked == names.reversed().map { Array(root.utf8) + [UInt8(ascii: "/")] + $0 })
         }
     }
 

@@ -62,6 +62,17 @@ struct JSONLinesFaceWriterTests {
         #expect(!line.contains("landmarks"))
     }
 
+    @Test("a source whose name is not UTF-8 holds \\xHH for those bytes, which JSON escapes as \\\\xHH")
+    func sourceBytes() throws {
+        let source = FilePathEncoding.string(fromPathBytes: Array("caf".utf8) + [0xE9, 0x2E, 0x6A, 0x70, 0x67])
+        let record = FaceRecord(source: source, index: 0, face: sampleFace())
+        let line = JSONLinesFaceWriter.line(for: record, columns: .init())
+        #expect(line.hasPrefix(#"{"source":"caf\\xE9.jpg","#))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let text = try #require(object["source"] as? String)
+        #expect(FilePathEncoding.pathBytes(fromText: text) == FilePathEncoding.pathBytes(source))
+    }
+
     @Test("the writer writes no header")
     func noHeader() {
         let output = StringOutput()

@@ -52,8 +52,18 @@ enum TestSupport {
 
     /// Runs the built executable.
     static func runExecutable(_ arguments: [String]) throws -> Run {
+        try runProcess(try #require(executable), arguments)
+    }
+
+    /// Runs `script` with `/bin/sh -c`, `$0` the built executable and `$1`... `arguments`: for
+    /// command lines a `Process` cannot pass, such as a path that is not UTF-8 (`printf '\351'`).
+    static func runExecutableThroughShell(_ script: String, _ arguments: [String]) throws -> Run {
+        try runProcess("/bin/sh", ["-c", script, try #require(executable)] + arguments)
+    }
+
+    private static func runProcess(_ path: String, _ arguments: [String]) throws -> Run {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(executable))
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         let out = Pipe()
         let err = Pipe()
@@ -88,4 +98,22 @@ enum TestSupport {
     }
 
     static func astronautData() throws -> Data { try Data(contentsOf: URL(fileURLWithPath: astronaut)) }
+
+    /// `café.png` in Latin-1: the é is the single byte E9, which is not UTF-8.
+    static let latin1Name: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".png".utf8)
+
+    /// Writes `contents` to a file in `folder` whose name is the bytes `name`, which need not be
+    /// UTF-8 (FileManager cannot make such a file), and returns the file's path as bytes.
+    @discardableResult
+    static func makeFile(_ folder: String, nameBytes name: [UInt8], contents: Data) throws -> [UInt8] {
+        let path = Array(folder.utf8) + [UInt8(ascii: "/")] + name
+        let descriptor = (path + [0]).withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        }
+        try #require(descriptor >= 0, "cannot create \(path)")
+        defer { close(descriptor) }
+        let written = contents.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        try #require(written == contents.count)
+        return path
+    }
 }

@@ -11,6 +11,8 @@
  *   - Handles are opaque. Each has a _create/_free pair; _free(NULL) is a no-op.
  *   - No C++ exception ever leaves this API: every entry point converts them into a status.
  *   - Borrowed pointers (paths, byte buffers) are only read during the call.
+ *   - A path is a NUL-terminated string of the file system's bytes, used as it is: it need not
+ *     be UTF-8 (FaceKit's Swift code passes a name's original bytes).
  *
  * Thread safety: an fk_image and an fk_shape_predictor may be shared between threads for
  * reading. An fk_detector may not: dlib's detectors keep scratch state, so use one per thread.

@@ -31,10 +31,15 @@ public struct FaceImage: Sendable {
     let reduction: Int
 
     /// Reads and decodes an image file (JPEG, PNG, BMP, TIFF, WebP, HEIC, AVIF), recognised by its
-    /// content. Runs `fk_image_create_from_file`.
+    /// content. `path` may hold bytes that are not UTF-8 as ``FilePathEncoding`` says. Runs
+    /// `fk_image_create_from_file`.
     public init(contentsOfFile path: String, maxPixels: Int = FaceImage.defaultMaxPixels) throws(FaceKitError) {
         var pointer: OpaquePointer?
-        try callNative(subject: path) { fk_image_create_from_file(path, Int64(maxPixels), &pointer, $0) }
+        try callNative(subject: path) { error in
+            FilePathEncoding.withFileSystemRepresentation(path) {
+                fk_image_create_from_file($0, Int64(maxPixels), &pointer, error)
+            }
+        }
         try self.init(taking: pointer!, subject: path)
     }
 
@@ -52,9 +57,11 @@ public struct FaceImage: Sendable {
     init(contentsOfFile path: String, maxPixels: Int, minimumWidth: Int) throws(FaceKitError) {
         var pointer: OpaquePointer?
         var reduction: Int32 = 1
-        try callNative(subject: path) {
-            fk_image_create_from_file_reduced(
-                path, Int64(maxPixels), Int32(clamping: max(0, minimumWidth)), &pointer, &reduction, $0)
+        try callNative(subject: path) { error in
+            FilePathEncoding.withFileSystemRepresentation(path) {
+                fk_image_create_from_file_reduced(
+                    $0, Int64(maxPixels), Int32(clamping: max(0, minimumWidth)), &pointer, &reduction, error)
+            }
         }
         try self.init(taking: pointer!, subject: path, reduction: Int(reduction))
     }

@@ -32,10 +32,13 @@ public final class VideoReader {
 
     private let pointer: OpaquePointer
 
-    /// Opens the video; runs `fk_video_open`.
+    /// Opens the video; `path` may hold bytes that are not UTF-8 as ``FilePathEncoding`` says.
+    /// Runs `fk_video_open`.
     public init(contentsOfFile path: String) throws(FaceKitError) {
         var opened: OpaquePointer?
-        try callNative(subject: path) { fk_video_open(path, &opened, $0) }
+        try callNative(subject: path) { error in
+            FilePathEncoding.withFileSystemRepresentation(path) { fk_video_open($0, &opened, error) }
+        }
         pointer = opened!
         self.path = path
         var info = fk_video_info()

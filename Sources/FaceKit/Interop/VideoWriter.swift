@@ -32,8 +32,9 @@ public final class VideoWriter {
     public private(set) var frameCount = 0
     private let pointer: OpaquePointer
 
-    /// Creates (or replaces) the file at `path`; runs `fk_video_writer_create` with each of
-    /// `codecs` in turn and throws the last failure when none can be used.
+    /// Creates (or replaces) the file at `path` (which may hold bytes that are not UTF-8, as
+    /// ``FilePathEncoding`` says); runs `fk_video_writer_create` with each of `codecs` in turn and
+    /// throws the last failure when none can be used.
     public init(
         path: String, framesPerSecond: Double, width: Int, height: Int, codecs: [String] = VideoWriter.defaultCodecs
     ) throws(FaceKitError) {
@@ -49,9 +50,11 @@ public final class VideoWriter {
         for candidate in codecs {
             var created: OpaquePointer?
             do throws(FaceKitError) {
-                try callNative(subject: path) {
-                    fk_video_writer_create(
-                        path, candidate, framesPerSecond, Int32(width), Int32(height), &created, $0)
+                try callNative(subject: path) { error in
+                    FilePathEncoding.withFileSystemRepresentation(path) {
+                        fk_video_writer_create(
+                            $0, candidate, framesPerSecond, Int32(width), Int32(height), &created, error)
+                    }
                 }
                 pointer = created!
                 codec = candidate

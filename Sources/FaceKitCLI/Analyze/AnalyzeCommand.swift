@@ -111,7 +111,9 @@ public struct AnalyzeCommand: ParsableCommand {
             } else {
                 file.discard()
             }
-            if showProgress { context.stderr.write("\(file.path) is already complete: nothing to resume\n") }
+            if showProgress {
+                context.stderr.write(MessageText.escaped("\(file.path) is already complete: nothing to resume") + "\n")
+            }
             return .success
         }
         var resuming: (AnalyzeJournal.Header, AnalyzeJournal.Checkpoint, String)?
@@ -173,7 +175,7 @@ public struct AnalyzeCommand: ParsableCommand {
                 }
                 progress.record(faces: faces.count, failed: false)
             case .failure(let failure):
-                progress.interrupt { context.stderr.write("facekit: \(failure.description)\n") }
+                progress.interrupt { context.stderr.writeDiagnostic(failure.description) }
                 progress.record(faces: 0, failed: true)
             }
             checkpointer?.record(entry.path)

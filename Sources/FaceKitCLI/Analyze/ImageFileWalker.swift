@@ -1,3 +1,5 @@
+import FaceKit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -18,6 +20,9 @@
 /// So the files found under one argument come exactly as `LC_ALL=C sort` would sort their paths
 /// (`a/b.jpg` before `a/b/x.jpg` before `a/b0.jpg`), whatever the file system's own order. An
 /// unreadable folder is yielded as a failure at its place.
+///
+/// Paths are strings that keep every byte of a name, UTF-8 or not (see `FilePathEncoding`); they
+/// sort by those bytes.
 ///
 /// The walk is streamed: only the listings of the folders on the way down to the current file are
 /// held (sorted names, one array per level), never the whole tree. Regular files are recognised
@@ -136,7 +141,9 @@ public struct ImageFileWalker: Sequence, Sendable {
     /// The device and inode of the folder at `path`, following links; `nil` when it is not a folder.
     static func folderIdentity(_ path: String) -> FolderIdentity? {
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        guard FilePathEncoding.withFileSystemRepresentation(path, { stat($0, &info) }) == 0,
+            (info.st_mode & S_IFMT) == S_IFDIR
+        else { return nil }
         return FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
@@ -165,15 +172,18 @@ public struct ImageFileWalker: Sequence, Sendable {
 
         /// Lists `folder`: image files by name, every folder (links followed), nothing else.
         static func read(_ folder: String) -> Result<FolderListing, Failure> {
-            guard let stream = opendir(folder) else { return .failure(Failure(code: errno)) }
+            let (opened, code) = FilePathEncoding.withFileSystemRepresentation(folder) { name in
+                let stream = opendir(name)
+                return (stream, stream == nil ? errno : 0)
+            }
+            guard let stream = opened else { return .failure(Failure(code: code)) }
             defer { closedir(stream) }
             let prefix = folder.hasSuffix("/") ? folder : folder + "/"
             var children: [Child] = []
             while let entry = readdir(stream) {
-                let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
-                        String(cString: $0)
-                    }
+                // The name's bytes as they are: String(cString:) would replace bytes that are not UTF-8.
+                let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                    FilePathEncoding.string(fromPathBytes: raw.prefix { $0 != 0 })
                 }
                 if name == "." || name == ".." { continue }
                 let type = entry.pointee.d_type
@@ -189,7 +199,7 @@ public struct ImageFileWalker: Sequence, Sendable {
             // A folder sorts as if its name ended in "/", so that b/x.jpg comes after b.jpg and before
             // b0.jpg, as in a sort of the full paths.
             let keyed = children.map { child -> (key: [UInt8], child: Child) in
-                var key = Array(child.name.utf8)
+                var key = FilePathEncoding.pathBytes(child.name)
                 if case .folder = child.kind { key.append(UInt8(ascii: "/")) }
                 return (key, child)
             }

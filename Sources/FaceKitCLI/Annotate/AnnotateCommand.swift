@@ -117,9 +117,9 @@ public struct AnnotateCommand: ParsableCommand {
             throw error
         }
         if let tracker, !tracker.isReidentifying, !quiet {
-            context.stderr.write(
-                "facekit: note: \(ModelLocator.Model.faceDescriptor.rawValue) not found; faces that leave and "
-                    + "come back get new IDs (run scripts/setup to fetch it)\n")
+            context.stderr.writeDiagnostic(
+                "note: \(ModelLocator.Model.faceDescriptor.rawValue) not found; faces that leave and "
+                    + "come back get new IDs (run scripts/setup to fetch it)")
         }
         // Every input file, so that no output replaces one.
         var inputFiles: [AnnotationTarget.FileIdentity: String] = [:]
@@ -150,14 +150,14 @@ public struct AnnotateCommand: ParsableCommand {
                         result = annotateImage(target, with: detector!)
                     }
                     if result.written {
-                        context.stdout.write(target.outputPath + "\n")
+                        context.stdout.write(MessageText.escaped(target.outputPath) + "\n")
                         context.stdout.flush()
                     }
                     outcome = result.failure
                 }
             }
             if let message = outcome {
-                context.stderr.write("facekit: \(message)\n")
+                context.stderr.writeDiagnostic(message)
                 failed = true
             }
         }
@@ -236,7 +236,7 @@ public struct AnnotateCommand: ParsableCommand {
                 path: temporary, framesPerSecond: video.framesPerSecond > 0 ? video.framesPerSecond : 25,
                 width: video.width, height: video.height, codecs: codecs)
         } catch {
-            unlink(temporary)
+            TemporaryFile.removeFile(temporary)
             return failed("\(target.input): not annotated: cannot write \(target.outputPath): \(reason(error))")
         }
         let progress = ProgressLine(
@@ -258,7 +258,7 @@ public struct AnnotateCommand: ParsableCommand {
         do throws(FaceKitError) {
             try writer.finish()
         } catch {
-            unlink(temporary)
+            TemporaryFile.removeFile(temporary)
             return failed("\(target.input): not annotated: cannot write \(target.outputPath): \(reason(error))")
         }
         do throws(OutputError) {

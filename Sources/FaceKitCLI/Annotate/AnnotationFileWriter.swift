@@ -1,3 +1,4 @@
+import FaceKit
 import Foundation
 
 #if canImport(Glibc)
@@ -15,13 +16,22 @@ import Foundation
 /// let temporary = try AnnotationFileWriter.temporaryPath(for: "out/clip.mp4")  // "out/.clip.mp4.123.tmp.mp4"
 /// ```
 enum AnnotationFileWriter {
-    /// Creates the folders on the way to `path`'s folder.
+    /// Creates the folders on the way to `path`'s folder, as `mkdir -p` does, keeping bytes of
+    /// their names that are not UTF-8 (FilePathEncoding).
     static func createFolder(for path: String) throws(OutputError) {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw OutputError("\(folder): cannot create output folder: \(reason(error))")
+        guard let slash = path.lastIndex(of: "/") else { return }
+        let folder = String(path[..<slash])
+        var partial = path.hasPrefix("/") ? "/" : ""
+        for component in folder.split(separator: "/") {
+            if !partial.isEmpty && !partial.hasSuffix("/") { partial += "/" }
+            partial += component
+            let code = FilePathEncoding.withFileSystemRepresentation(partial) { name -> Int32 in
+                if mkdir(name, 0o777) == 0 { return 0 }
+                guard errno == EEXIST else { return errno }
+                var info = stat()
+                return stat(name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? 0 : ENOTDIR
+            }
+            if code != 0 { throw OutputError("\(partial): cannot create output folder: \(systemErrorMessage(code))") }
         }
     }
 
@@ -59,14 +69,5 @@ enum AnnotationFileWriter {
         let (temporary, descriptor) = try TemporaryFile.create(nextTo: path, suffix: ext)
         close(descriptor)
         return temporary
-    }
-
-    private static func reason(_ error: Error) -> String {
-        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
-            underlying.domain == NSPOSIXErrorDomain
-        {
-            return systemErrorMessage(Int32(underlying.code))
-        }
-        return (error as NSError).localizedDescription
     }
 }

@@ -53,15 +53,12 @@ struct AnnotationTarget: Equatable {
     /// (as `facekit analyze` finds them) except those inside the output folder, which are earlier
     /// runs' copies. A folder that cannot be read comes back as a failure.
     static func expand(_ path: String, outputFolder: String) -> [Result<AnnotationTarget, FailedInput>] {
-        var isFolder = stat()
-        let folder = stat(path, &isFolder) == 0 && (isFolder.st_mode & S_IFMT) == S_IFDIR
+        let folder = ImageFileWalker.folderIdentity(path) != nil
         let entries = ImageFileWalker.expand(path)
-        let outputPrefix = URL(fileURLWithPath: outputFolder).resolvingSymlinksInPath().path + "/"
+        let outputPrefix = resolvingLinks(outputFolder) + "/"
         return entries.compactMap { entry in
             if let failure = entry.failureDescription { return .failure(FailedInput(description: failure)) }
-            if folder, URL(fileURLWithPath: entry.path).resolvingSymlinksInPath().path.hasPrefix(outputPrefix) {
-                return nil
-            }
+            if folder, resolvingLinks(entry.path).hasPrefix(outputPrefix) { return nil }
             var relative: String
             if folder, entry.path.hasPrefix(path) {
                 relative = String(entry.path.dropFirst(path.count))
@@ -77,6 +74,16 @@ struct AnnotationTarget: Equatable {
         }
     }
 
+    /// `path` made absolute with every symbolic link resolved (`realpath`); as given when it cannot
+    /// be resolved (it does not exist yet). Bytes that are not UTF-8 are kept (FilePathEncoding).
+    static func resolvingLinks(_ path: String) -> String {
+        guard let resolved = FilePathEncoding.withFileSystemRepresentation(path, { realpath($0, nil) }) else {
+            return URL(fileURLWithPath: path).standardizedFileURL.path
+        }
+        defer { free(resolved) }
+        return FilePathEncoding.string(fromPathBytes: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+    }
+
     /// A file's device and inode, which tell whether two paths name the same file.
     struct FileIdentity: Hashable {
         var device: UInt64
@@ -85,7 +92,7 @@ struct AnnotationTarget: Equatable {
         /// `nil` when nothing is at `path`.
         init?(_ path: String) {
             var info = stat()
-            guard stat(path, &info) == 0 else { return nil }
+            guard FilePathEncoding.withFileSystemRepresentation(path, { stat($0, &info) }) == 0 else { return nil }
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
         }

@@ -1,3 +1,5 @@
+import FaceKit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -23,7 +25,9 @@ public final class AtomicFileOutput: TextOutput {
     public init(path: String) throws(OutputError) {
         self.path = path
         var isFolder = stat()
-        if stat(path, &isFolder) == 0, (isFolder.st_mode & S_IFMT) == S_IFDIR {
+        if FilePathEncoding.withFileSystemRepresentation(path, { stat($0, &isFolder) }) == 0,
+            (isFolder.st_mode & S_IFMT) == S_IFDIR
+        {
             throw OutputError("\(path): cannot write output: it is a folder")
         }
         let (temporary, descriptor) = try TemporaryFile.create(nextTo: path)
@@ -50,7 +54,7 @@ public final class AtomicFileOutput: TextOutput {
         guard !finished else { return }
         finished = true
         close(output.descriptor)
-        unlink(temporaryPath)
+        TemporaryFile.removeFile(temporaryPath)
     }
 
     deinit { discard() }

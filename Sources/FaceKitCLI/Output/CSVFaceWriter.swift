@@ -37,7 +37,7 @@ public struct CSVFaceWriter: FaceRecordWriter {
         let face = record.face
         func text(_ value: Double?, _ format: (Double) -> String?) -> String { value.flatMap(format) ?? "" }
         var cells = [
-            record.source,
+            FilePathEncoding.text(record.source),
             record.frame.map(String.init) ?? "",
             text(record.timestampMilliseconds, NumberFormat.timestamp),
             String(record.index),

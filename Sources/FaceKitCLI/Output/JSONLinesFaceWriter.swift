@@ -27,7 +27,7 @@ public struct JSONLinesFaceWriter: FaceRecordWriter {
     /// The object for one face, ending in LF.
     public static func line(for record: FaceRecord, columns: FaceRecordColumns) -> String {
         let face = record.face
-        var json = "{\"source\":" + string(record.source)
+        var json = "{\"source\":" + string(FilePathEncoding.text(record.source))
         json += ",\"frame\":" + (record.frame.map(String.init) ?? "null")
         json += ",\"timestamp_ms\":" + number(record.timestampMilliseconds, NumberFormat.timestamp)
         json += ",\"face\":" + String(record.index)

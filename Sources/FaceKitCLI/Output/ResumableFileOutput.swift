@@ -1,3 +1,5 @@
+import FaceKit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -53,17 +55,17 @@ public final class ResumableFileOutput: TextOutput {
         partialPath = path + ".partial"
         journalPath = path + ".journal"
         var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+        if Self.file(path, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             throw OutputError("\(path): cannot write output: it is a folder")
         }
         var created = true
-        var descriptor = open(journalPath, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        if descriptor < 0 && errno == EEXIST {
+        var (descriptor, code) = Self.openFile(journalPath, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC)
+        if descriptor < 0 && code == EEXIST {
             created = false
-            descriptor = open(journalPath, O_RDWR | O_APPEND | O_CLOEXEC)
+            (descriptor, code) = Self.openFile(journalPath, O_RDWR | O_APPEND | O_CLOEXEC)
         }
         guard descriptor >= 0 else {
-            throw OutputError("\(path): cannot write output: \(systemErrorMessage(errno))")
+            throw OutputError("\(path): cannot write output: \(systemErrorMessage(code))")
         }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
@@ -78,12 +80,14 @@ public final class ResumableFileOutput: TextOutput {
     }
 
     /// Whether `FILE` exists.
-    public var outputExists: Bool { access(path, F_OK) == 0 }
+    public var outputExists: Bool { Self.file(path, { access($0, F_OK) }) == 0 }
 
     /// The size of `FILE.partial`, `nil` when there is none.
     public var partialSize: UInt64? {
         var info = stat()
-        guard stat(partialPath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard Self.file(partialPath, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            return nil
+        }
         return UInt64(info.st_size)
     }
 
@@ -156,17 +160,20 @@ public final class ResumableFileOutput: TextOutput {
         try check(fsync(partial.descriptor) == 0, partialPath)
         closeDescriptor(partial.descriptor)
         self.partial = nil
-        try check(rename(partialPath, path) == 0, path)
+        let renamed = Self.file(partialPath) { from in
+            Self.file(path) { to in rename(from, to) == 0 ? 0 : errno }
+        }
+        if renamed != 0 { throw failure(renamed, path) }
         syncFolder()
-        unlink(journalPath)
+        TemporaryFile.removeFile(journalPath)
         close()
     }
 
     /// Deletes the journal and any partial file: nothing is left to resume.
     public func discard() {
         guard !closed else { return }
-        unlink(partialPath)
-        unlink(journalPath)
+        TemporaryFile.removeFile(partialPath)
+        TemporaryFile.removeFile(journalPath)
         close()
     }
 
@@ -180,16 +187,15 @@ public final class ResumableFileOutput: TextOutput {
             closeDescriptor(partial.descriptor)
             self.partial = nil
         }
-        if createdJournal && !started { unlink(journalPath) }
+        if createdJournal && !started { TemporaryFile.removeFile(journalPath) }
         closeDescriptor(journal)
     }
 
     deinit { close() }
 
     private func openPartial(flags: Int32) throws(OutputError) {
-        // 0666 filtered by the umask: the permissions a plain `> file` would give.
-        let descriptor = open(partialPath, O_WRONLY | O_APPEND | O_CLOEXEC | flags, 0o666)
-        try check(descriptor >= 0, partialPath)
+        let (descriptor, code) = Self.openFile(partialPath, O_WRONLY | O_APPEND | O_CLOEXEC | flags)
+        if descriptor < 0 { throw failure(code, partialPath) }
         partial = FileDescriptorOutput(descriptor: descriptor, buffered: true)
         started = true
     }
@@ -215,10 +221,24 @@ public final class ResumableFileOutput: TextOutput {
     private func syncFolder() {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let (descriptor, _) = Self.openFile(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)
         closeDescriptor(descriptor)
+    }
+
+    /// `body` with the bytes of `path` (FilePathEncoding) as a C string.
+    private static func file<Result>(_ path: String, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        FilePathEncoding.withFileSystemRepresentation(path, body)
+    }
+
+    /// `open(path, flags, 0666)` (0666 filtered by the umask: the permissions a plain `> file`
+    /// would give), and its `errno` when it fails.
+    private static func openFile(_ path: String, _ flags: Int32) -> (descriptor: Int32, code: Int32) {
+        file(path) { name in
+            let descriptor = open(name, flags, 0o666)
+            return (descriptor, descriptor < 0 ? errno : 0)
+        }
     }
 
     private func check(_ succeeded: Bool, _ file: String) throws(OutputError) {

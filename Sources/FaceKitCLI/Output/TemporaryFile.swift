@@ -1,3 +1,5 @@
+import FaceKit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -22,9 +24,12 @@ enum TemporaryFile {
         for _ in 0..<100 {
             let candidate = "\(folder).\(name).\(UInt32.random(in: 0...UInt32.max)).tmp\(suffix)"
             // 0666 filtered by the umask: the permissions a plain `> file` would give.
-            let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            let (descriptor, code) = FilePathEncoding.withFileSystemRepresentation(candidate) { name in
+                let descriptor = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+                return (descriptor, descriptor < 0 ? errno : 0)
+            }
             if descriptor >= 0 { return (candidate, descriptor) }
-            if errno != EEXIST { throw OutputError("\(path): cannot write output: \(systemErrorMessage(errno))") }
+            if code != EEXIST { throw OutputError("\(path): cannot write output: \(systemErrorMessage(code))") }
         }
         throw OutputError("\(path): cannot write output: no free temporary name")
     }
@@ -33,14 +38,25 @@ enum TemporaryFile {
     /// is not 0 or the rename fails.
     static func rename(_ temporary: String, over path: String, error: Int32 = 0) throws(OutputError) {
         var code = error
-        #if canImport(Glibc)
-            if code == 0, Glibc.rename(temporary, path) != 0 { code = errno }
-        #else
-            if code == 0, Darwin.rename(temporary, path) != 0 { code = errno }
-        #endif
+        if code == 0 {
+            code = FilePathEncoding.withFileSystemRepresentation(temporary) { from in
+                FilePathEncoding.withFileSystemRepresentation(path) { to in
+                    #if canImport(Glibc)
+                        Glibc.rename(from, to) == 0 ? 0 : errno
+                    #else
+                        Darwin.rename(from, to) == 0 ? 0 : errno
+                    #endif
+                }
+            }
+        }
         if code != 0 {
-            unlink(temporary)
+            removeFile(temporary)
             throw OutputError("\(path): cannot write output: \(systemErrorMessage(code))")
         }
+    }
+
+    /// Removes the file at `path`, if any (`unlink`).
+    static func removeFile(_ path: String) {
+        _ = FilePathEncoding.withFileSystemRepresentation(path) { unlink($0) }
     }
 }

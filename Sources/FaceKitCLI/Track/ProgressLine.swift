@@ -31,7 +31,7 @@ final class ProgressLine {
 
     /// The words of the line, without the terminal codes.
     static func text(source: String, framesRead: Int, declaredFrames: Int, framesPerSecond: Double) -> String {
-        var text = "\(source): frame \(framesRead)"
+        var text = MessageText.escaped(source) + ": frame \(framesRead)"
         if declaredFrames > 0 { text += " of ~\(declaredFrames)" }
         text += ", " + (NumberFormat.decimal(framesPerSecond, fractionDigits: 1) ?? "0") + " frames/s"
         if declaredFrames > framesRead, framesPerSecond > 0 {

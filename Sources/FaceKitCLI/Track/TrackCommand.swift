@@ -138,9 +138,9 @@ public struct TrackCommand: ParsableCommand {
             throw error
         }
         if !noReid && !tracker.isReidentifying && !quiet {
-            context.stderr.write(
-                "facekit: note: \(ModelLocator.Model.faceDescriptor.rawValue) not found; faces that leave and "
-                    + "come back get new IDs (run scripts/setup to fetch it, or pass --no-reid)\n")
+            context.stderr.writeDiagnostic(
+                "note: \(ModelLocator.Model.faceDescriptor.rawValue) not found; faces that leave and "
+                    + "come back get new IDs (run scripts/setup to fetch it, or pass --no-reid)")
         }
         let writer = format.writer(columns: FaceRecordColumns(landmarks: detection.landmarks), output: sink)
         writer.writeHeader()
@@ -155,7 +155,7 @@ public struct TrackCommand: ParsableCommand {
                     timestampMs: record.timestampMilliseconds!)
             }
             if let message = outcome {
-                context.stderr.write("facekit: \(message)\n")
+                context.stderr.writeDiagnostic(message)
                 failed = true
             }
         }

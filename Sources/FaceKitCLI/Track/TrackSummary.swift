@@ -78,7 +78,8 @@ struct TrackSummary {
         var text = CSVFaceWriter.line(Self.header)
         for (_, entry) in rows {
             text += CSVFaceWriter.line([
-                entry.source, String(entry.trackingID), String(entry.firstFrame), String(entry.lastFrame),
+                FilePathEncoding.text(entry.source), String(entry.trackingID), String(entry.firstFrame),
+                String(entry.lastFrame),
                 NumberFormat.timestamp(entry.firstTimestampMs) ?? "",
                 NumberFormat.timestamp(entry.lastTimestampMs) ?? "",
                 NumberFormat.timestamp(entry.durationMs) ?? "", String(entry.framesSeen),
