@@ -94,6 +94,20 @@ struct AnalyzeEndToEndTests {
         }
     }
 
+    @Test("photos below a path longer than PATH_MAX are not skipped silently: their folder is reported")
+    func pathTooLong() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            try TestSupport.makeFile(folder, "a.png", contents: try TestSupport.astronautData())
+            let deep = try DeepFolderFixture(root: folder, contents: try TestSupport.astronautData())
+            defer { deep.remove() }
+            let run = TestSupport.analyze([folder])
+            #expect(run.status == 1)
+            #expect(run.stderrLines == ["facekit: \(deep.firstTooLong): cannot read folder: File name too long"])
+            let sources = Set(run.stdoutLines.dropFirst().map { String($0.prefix { $0 != "," }) })
+            #expect(sources == [folder + "/a.png"])
+        }
+    }
+
     @Test("an image over --max-pixels is refused with a message naming it")
     func tooLarge() {
         let run = TestSupport.analyze(["--max-pixels", "1000", TestSupport.astronaut])

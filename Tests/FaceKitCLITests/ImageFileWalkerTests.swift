@@ -73,6 +73,22 @@ struct ImageFileWalkerTests {
         }
     }
 
+    @Test("a folder whose path is longer than PATH_MAX is reported at its place, not skipped")
+    func pathTooLong() throws {
+        try TestSupport.withTemporaryFolder { root in
+            try TestSupport.makeFile(root, "a.png")
+            try TestSupport.makeFile(root, "z.png")
+            let deep = try DeepFolderFixture(root: root, contents: Data())
+            defer { deep.remove() }
+            #expect(
+                ImageFileWalker.expand(root) == [
+                    .file(root + "/a.png"),
+                    .unreadableFolder(path: deep.firstTooLong, reason: "File name too long"),
+                    .file(root + "/z.png"),
+                ])
+        }
+    }
+
     @Test("a random tree walks in the order of its sorted paths, the same every time")
     func randomTreeOrder() throws {
         var generator = SplitMix(seed: 5)

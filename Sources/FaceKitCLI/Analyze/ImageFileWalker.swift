@@ -19,7 +19,8 @@ import FaceKit
 /// byte order, a folder's name counting as if it ended in `/`, each folder walked where it sorts.
 /// So the files found under one argument come exactly as `LC_ALL=C sort` would sort their paths
 /// (`a/b.jpg` before `a/b/x.jpg` before `a/b0.jpg`), whatever the file system's own order. An
-/// unreadable folder is yielded as a failure at its place.
+/// unreadable folder is yielded as a failure at its place, and so is a folder whose path is too
+/// long to open (longer than `PATH_MAX`): nothing below it is skipped silently.
 ///
 /// Paths are strings that keep every byte of a name, UTF-8 or not (see `FilePathEncoding`); they
 /// sort by those bytes.
@@ -27,7 +28,7 @@ import FaceKit
 /// The walk is streamed: only the listings of the folders on the way down to the current file are
 /// held (sorted names, one array per level), never the whole tree. Regular files are recognised
 /// by the type `readdir` reports, without a `stat` each; folders, links and entries of unknown
-/// type are `stat`ed.
+/// type are `stat`ed relative to their folder's descriptor (`fstatat`).
 ///
 /// ```swift
 /// Array(ImageFileWalker(paths: ["photos/"]).map(\.path))   // ["photos/a.jpg", "photos/trip/b.PNG"]
@@ -107,6 +108,8 @@ public struct ImageFileWalker: Sequence, Sendable {
                     case .folder(let identity):
                         guard visited.insert(identity).inserted else { continue }
                         if let failure = enter(path) { return failure }
+                    case .unreadableFolder(let code):
+                        return .unreadableFolder(path: path, reason: systemErrorMessage(code))
                     }
                     continue
                 }
@@ -136,15 +139,20 @@ public struct ImageFileWalker: Sequence, Sendable {
     struct FolderIdentity: Hashable {
         var device: UInt64
         var inode: UInt64
+
+        /// The identity of what `info` describes; `nil` when it is not a folder.
+        init?(folder info: stat) {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
     }
 
     /// The device and inode of the folder at `path`, following links; `nil` when it is not a folder.
     static func folderIdentity(_ path: String) -> FolderIdentity? {
         var info = stat()
-        guard FilePathEncoding.withFileSystemRepresentation(path, { stat($0, &info) }) == 0,
-            (info.st_mode & S_IFMT) == S_IFDIR
-        else { return nil }
-        return FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        guard FilePathEncoding.withFileSystemRepresentation(path, { stat($0, &info) }) == 0 else { return nil }
+        return FolderIdentity(folder: info)
     }
 
     /// One folder's image files and subfolders, sorted in walk order, and how far the walk is.
@@ -152,6 +160,8 @@ public struct ImageFileWalker: Sequence, Sendable {
         enum Kind {
             case file
             case folder(FolderIdentity)
+            /// A folder that cannot even be examined (`fstatat`'s `errno`), reported at its place.
+            case unreadableFolder(Int32)
         }
 
         struct Child {
@@ -171,6 +181,12 @@ public struct ImageFileWalker: Sequence, Sendable {
         var next = 0
 
         /// Lists `folder`: image files by name, every folder (links followed), nothing else.
+        ///
+        /// Entries are examined relative to the open folder (`fstatat` on its descriptor), never by
+        /// their full path: a path longer than `PATH_MAX` cannot be `stat`ed, and a folder below
+        /// such a path would be taken for a file that is not an image and skipped without a word.
+        /// Such a folder is listed as a folder, and entering it (`opendir` of its path) fails with
+        /// "File name too long", which is reported at its place.
         static func read(_ folder: String) -> Result<FolderListing, Failure> {
             let (opened, code) = FilePathEncoding.withFileSystemRepresentation(folder) { name in
                 let stream = opendir(name)
@@ -188,11 +204,22 @@ public struct ImageFileWalker: Sequence, Sendable {
                 if name == "." || name == ".." { continue }
                 let type = entry.pointee.d_type
                 // Only these can be (or lead to) a folder: a regular file is judged by its name alone.
-                if type == UInt8(DT_DIR) || type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN),
-                    let identity = ImageFileWalker.folderIdentity(prefix + name)
-                {
-                    children.append(Child(name: name, kind: .folder(identity)))
-                } else if ImageFileWalker.isImageFileName(name) {
+                if type == UInt8(DT_DIR) || type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) {
+                    var info = stat()
+                    let code = FilePathEncoding.withFileSystemRepresentation(name) {
+                        fstatat(dirfd(stream), $0, &info, 0) == 0 ? 0 : errno
+                    }
+                    if code == 0, let identity = FolderIdentity(folder: info) {
+                        children.append(Child(name: name, kind: .folder(identity)))
+                        continue
+                    }
+                    // A link that leads nowhere is judged by its name, like a file; a folder is not skipped.
+                    if code != 0 && type == UInt8(DT_DIR) {
+                        children.append(Child(name: name, kind: .unreadableFolder(code)))
+                        continue
+                    }
+                }
+                if ImageFileWalker.isImageFileName(name) {
                     children.append(Child(name: name, kind: .file))
                 }
             }
@@ -200,7 +227,10 @@ public struct ImageFileWalker: Sequence, Sendable {
             // b0.jpg, as in a sort of the full paths.
             let keyed = children.map { child -> (key: [UInt8], child: Child) in
                 var key = FilePathEncoding.pathBytes(child.name)
-                if case .folder = child.kind { key.append(UInt8(ascii: "/")) }
+                switch child.kind {
+                case .folder, .unreadableFolder: key.append(UInt8(ascii: "/"))
+                case .file: break
+                }
                 return (key, child)
             }
             let sorted = keyed.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.child)
