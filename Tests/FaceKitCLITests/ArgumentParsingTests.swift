@@ -1,4 +1,5 @@
 import FaceKit
+import Foundation
 import Testing
 
 @testable import FaceKitCLI
@@ -102,6 +103,25 @@ struct ArgumentParsingTests {
     @Test("--contours is a valid analyze option")
     func contoursAccepted() throws {
         #expect(try parse(["--contours", "a.jpg"]).detection.contours)
+    }
+
+    @Test("--jobs above 4 per core is a usage error that gives the maximum; the maximum itself is accepted")
+    func jobsCapped() throws {
+        let maximum = 4 * ProcessInfo.processInfo.activeProcessorCount
+        #expect(AnalyzeCommand.maximumJobs == maximum)
+        for jobs in ["100000", String(maximum + 1)] {
+            // Parsed only, never run: an accepted --jobs 100000 would start loading 100000 detectors.
+            do {
+                _ = try CommandParser(root: FaceKitCommand.self).parse(["analyze", "--jobs", jobs, "a.jpg"])
+                Issue.record("--jobs \(jobs) was accepted")
+            } catch {
+                #expect(
+                    error.error.message.hasPrefix(
+                        "The value '\(jobs)' is invalid for '--jobs <n>': it must be at most \(maximum), 4 per core"),
+                    "\(error.error.message)")
+            }
+        }
+        #expect(try parse(["--jobs", String(maximum), "a.jpg"]).jobs == maximum)
     }
 
     @Test("a FaceKit option error is restated with the command-line option")

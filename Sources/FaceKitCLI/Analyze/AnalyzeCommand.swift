@@ -44,7 +44,9 @@ public struct AnalyzeCommand: ParsableCommand {
                     "shard", \.shard, valueName: "k/n",
                     help: "Analyse only the kth of n contiguous shares of the files in path order, as 2/4."),
                 .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
-                .option("jobs", \.jobs, valueName: "n", help: "Analyse this many images at once, one detector each."),
+                .option(
+                    "jobs", \.jobs, valueName: "n",
+                    help: "Analyse this many images at once, one detector each; at most 4 per core."),
                 .flag("quiet", \.quiet, help: "Do not show progress and the closing summary on a terminal."),
                 .positional("path", \.paths, help: "An image file, or a folder to search for images."),
             ]
@@ -62,9 +64,24 @@ public struct AnalyzeCommand: ParsableCommand {
 
     public init() {}
 
+    /// The largest `--jobs`: 4 workers per core this process may use.
+    ///
+    /// Each worker is a thread with its own detector (about 150 MB, and 0.6 s to load its models),
+    /// and the analysis is CPU-bound, so workers beyond the cores add memory, not speed. A few more
+    /// than the cores can still help when reading the photos waits (a network file system, a slow
+    /// disk), and 4 per core leaves room for that while keeping memory bounded by the machine's
+    /// size: `--jobs 100000` would have gone for about 15 GB of detectors before any analysis.
+    public static var maximumJobs: Int { 4 * ProcessInfo.processInfo.activeProcessorCount }
+
     public func validate() throws(CommandError) {
         guard jobs >= 1 else {
             throw CommandError("The value '\(jobs)' is invalid for '--jobs <n>': it must be at least 1")
+        }
+        guard jobs <= Self.maximumJobs else {
+            throw CommandError(
+                "The value '\(jobs)' is invalid for '--jobs <n>': it must be at most \(Self.maximumJobs), "
+                    + "4 per core (\(ProcessInfo.processInfo.activeProcessorCount) here); "
+                    + "more workers than cores only add memory")
         }
         guard maxPixels > 0 else {
             throw CommandError(
