@@ -108,6 +108,25 @@ struct AnalyzeEndToEndTests {
         }
     }
 
+    @Test("control characters in a file name are escaped in its message, which stays one line")
+    func controlCharactersInNames() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let name = "x.jpg\nfacekit: forged.jpg: all fine\u{1B}[2K\u{9B}1A"
+            let text = try TestSupport.makeFile(folder, name, contents: Data("not an image".utf8))
+            let run = TestSupport.analyze([text, folder + "/missing\r.jpg"])
+            #expect(run.status == 1)
+            #expect(
+                run.stderrLines == [
+                    #"facekit: \#(folder)/x.jpg\x0Afacekit: forged.jpg: all fine\x1B[2K\xC2\x9B1A: "#
+                        + "not a readable image: unknown format or corrupt data",
+                    #"facekit: \#(folder)/missing\x0D.jpg: cannot read file: No such file or directory"#,
+                ])
+            let usage = TestSupport.run(["analyze", "--mode", "fast\n\u{1B}[1m", "a.jpg"])
+            #expect(usage.stderrLines.first == #"Error: The value 'fast\x0A\x1B[1m' is invalid for '--mode <mode>'. "#
+                + "Please provide one of 'fast' or 'accurate'.")
+        }
+    }
+
     @Test("an image over --max-pixels is refused with a message naming it")
     func tooLarge() {
         let run = TestSupport.analyze(["--max-pixels", "1000", TestSupport.astronaut])

@@ -97,6 +97,18 @@ struct AnnotateCommandTests {
         }
     }
 
+    @Test("the list of files written escapes control characters, one line per file", .needsModels)
+    func controlCharactersListed() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let input = try TestSupport.makeFile(folder, "in/a\nb.png", contents: TestSupport.astronautData())
+            let out = folder + "/out"
+            let run = Self.annotate(["--output", out, input])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdoutLines == [out + #"/a\x0Ab.png"#])
+            #expect(FileManager.default.fileExists(atPath: out + "/a\nb.png"))
+        }
+    }
+
     @Test("contours with a video are refused as track refuses them, before anything is written")
     func contoursWithVideo() throws {
         try TestSupport.withTemporaryFolder { folder in

@@ -11,9 +11,9 @@
 /// cannot. ``FaceImage``, ``VideoReader`` and ``VideoWriter`` give the shim the path's bytes.
 ///
 /// As text (the `source` column of CSV and JSON Lines, and messages), a path is written
-/// reversibly as ``text(_:)`` says: valid UTF-8 as is, each other byte
-/// as `\xHH`, and a backslash that is followed by `x` as `\x5C`, so that every `\x` in the text
-/// starts an escape.
+/// reversibly as ``text(_:escapingControlCharacters:)`` says: valid UTF-8 as is, each other
+/// byte as `\xHH`, and a backslash that is followed by `x` as `\x5C`, so that every `\x` in the
+/// text starts an escape; in messages, control characters too.
 ///
 /// ```swift
 /// let path = FilePathEncoding.string(fromPathBytes: Array("caf".utf8) + [0xE9] + Array(".jpg".utf8))
@@ -76,12 +76,15 @@ public enum FilePathEncoding {
 
     /// The path written as text, reversibly: valid UTF-8 as is; each byte that is not part of
     /// valid UTF-8 as `\xHH` (two upper-case hex digits); a backslash followed by `x` as `\x5C`.
-    /// ``pathBytes(fromText:)`` gives the bytes back.
+    /// With `escapingControlCharacters`, control characters too (C0, DEL and C1, which a terminal
+    /// would act on), as the `\xHH` of each of their UTF-8 bytes. ``pathBytes(fromText:)`` gives
+    /// the bytes back.
     ///
     /// ```swift
-    /// FilePathEncoding.text("a\\xb.jpg")   // "a\x5Cxb.jpg"
+    /// FilePathEncoding.text("a\\xb.jpg")                                    // "a\x5Cxb.jpg"
+    /// FilePathEncoding.text("a\nb.jpg", escapingControlCharacters: true)   // "a\x0Ab.jpg"
     /// ```
-    public static func text(_ path: String) -> String {
+    public static func text(_ path: String, escapingControlCharacters: Bool = false) -> String {
         var result = String.UnicodeScalarView()
         func escape(_ byte: UInt8) {
             let hex = String(byte, radix: 16, uppercase: true)
@@ -94,6 +97,8 @@ public enum FilePathEncoding {
                 escape(UInt8(value - 0x10FF00))
             } else if scalar == "\\", index + 1 < scalars.count, scalars[index + 1] == "x" {
                 escape(0x5C)
+            } else if escapingControlCharacters && (value < 0x20 || (0x7F...0x9F).contains(value)) {
+                for byte in String(scalar).utf8 { escape(byte) }
             } else {
                 result.append(scalar)
             }
@@ -101,7 +106,7 @@ public enum FilePathEncoding {
         return String(result)
     }
 
-    /// The path bytes that `text` (written by ``text(_:)``) stands
+    /// The path bytes that `text` (written by ``text(_:escapingControlCharacters:)``) stands
     /// for: every `\xHH` is the byte HH, everything else its UTF-8.
     public static func pathBytes(fromText text: String) -> [UInt8] {
         let utf8 = Array(text.utf8)

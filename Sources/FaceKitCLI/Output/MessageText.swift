@@ -1,14 +1,18 @@
 import FaceKit
 
-/// The text of what FaceKit prints about files (messages on standard error, the files `annotate`
-/// lists, progress lines), with the file names in it written as docs/cli.md says: bytes that are
-/// not UTF-8 as `\xHH`, reversibly (``FilePathEncoding/text(_:)``).
+/// The text of what FaceKit prints about files (messages on standard error, usage errors, the
+/// files `annotate` lists, progress lines), with every control character and every byte that is
+/// not UTF-8 written as `\xHH`, reversibly (``FilePathEncoding/text(_:escapingControlCharacters:)``).
+///
+/// A file name may hold any byte but NUL and `/`: a line feed followed by `facekit: ...` would
+/// forge a second message, and an escape sequence (ESC, or the C1 CSI) would move the cursor or
+/// recolour the terminal. Escaped, every message is one line of plain text.
 ///
 /// ```swift
-/// MessageText.escaped(FilePathEncoding.string(fromPathBytes: [0x63, 0xE9]) + ": cannot read file")   // "c\xE9: cannot read file"
+/// MessageText.escaped("a\nfacekit: b.jpg: cannot read file")   // "a\x0Afacekit: b.jpg: cannot read file"
 /// ```
 enum MessageText {
-    static func escaped(_ text: String) -> String { FilePathEncoding.text(text) }
+    static func escaped(_ text: String) -> String { FilePathEncoding.text(text, escapingControlCharacters: true) }
 }
 
 extension TextOutput {

@@ -63,6 +63,19 @@ struct FilePathEncodingTests {
         #expect(path.unicodeScalars.filter { $0.value >= 0x10FF80 }.count == bytes.filter { $0 >= 0x80 }.count)
     }
 
+    @Test(
+        "for messages, control characters are written as the \\xHH of their bytes, reversibly",
+        arguments: [
+            ("a\nfacekit: b.jpg", #"a\x0Afacekit: b.jpg"#), ("\u{1B}[31mred.png", #"\x1B[31mred.png"#),
+            ("tab\there\r.jpg", #"tab\x09here\x0D.jpg"#), ("del\u{7F}.jpg", #"del\x7F.jpg"#),
+            ("csi\u{9B}2J.jpg", #"csi\xC2\x9B2J.jpg"#), ("é ok.jpg", "é ok.jpg"),
+        ])
+    func controlCharacters(path: String, expected: String) {
+        #expect(FilePathEncoding.text(path, escapingControlCharacters: true) == expected)
+        #expect(FilePathEncoding.pathBytes(fromText: expected) == Array(path.utf8))
+        #expect(FilePathEncoding.text(path) == path, "CSV and JSON have their own escapes for these")
+    }
+
     @Test("any bytes survive the round trip through a string and through text", arguments: 0..<20)
     func randomRoundTrips(seed: UInt64) {
         var generator = SeededBytes(state: seed)
@@ -72,6 +85,9 @@ struct FilePathEncodingTests {
             let path = FilePathEncoding.string(fromPathBytes: bytes)
             #expect(FilePathEncoding.pathBytes(path) == bytes, "\(bytes)")
             #expect(FilePathEncoding.pathBytes(fromText: FilePathEncoding.text(path)) == bytes, "\(bytes)")
+            let message = FilePathEncoding.text(path, escapingControlCharacters: true)
+            #expect(FilePathEncoding.pathBytes(fromText: message) == bytes, "\(bytes)")
+            #expect(!message.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
             let cString = FilePathEncoding.withFileSystemRepresentation(path) { pointer in
                 (0..<length + 1).map { UInt8(bitPattern: pointer[$0]) }
             }
