@@ -37,7 +37,9 @@ typedef enum fk_status {
     FK_MODEL_UNAVAILABLE = 5,  /* model file missing or not a model of the expected kind */
     FK_OUT_OF_MEMORY = 6,
     FK_INTERNAL = 7,           /* an unexpected OpenCV or dlib failure */
-    FK_NOT_A_VIDEO = 8         /* empty file, no video stream, or a container FFmpeg cannot open */
+    FK_NOT_A_VIDEO = 8,        /* empty file, no video stream, or a container FFmpeg cannot open */
+    FK_FILE_UNWRITABLE = 9     /* a file that cannot be created or written: missing folder, no
+                                  permission, a folder in the way, nothing written */
 } fk_status;
 
 /* Caller-owned error record. message is always NUL-terminated when status != FK_OK. */
@@ -412,9 +414,10 @@ typedef struct fk_video_writer fk_video_writer;
 
 /* Creates (or replaces) the file at path for frames of width x height pixels (> 0) shown fps
  * times a second (finite, > 0), encoded with the codec fourcc names (exactly 4 characters).
- * Fails with FK_INVALID_ARGUMENT for values out of range, when the file cannot be created (the
- * message gives the system's reason) or when FFmpeg cannot encode this codec into this
- * container; a file created by a failed call is removed. On success *out owns a new writer, to
+ * Fails with FK_FILE_UNWRITABLE when the file cannot be created (the message gives the system's
+ * reason, or says a folder is in the way), and with FK_INVALID_ARGUMENT for values out of range
+ * or when FFmpeg cannot encode this codec into this container; a file created by a failed call
+ * is removed. On success *out owns a new writer, to
  * be released with fk_video_writer_free.
  * OpenCV's FFmpeg backend prints some warnings straight to stderr (for every WebM file, and for
  * each unknown code), which no log level silences: while this call opens the file, file
@@ -426,8 +429,9 @@ int32_t fk_video_writer_create(const char *path, const char *fourcc, double fps,
  * otherwise: FFmpeg would drop it silently). Fails after fk_video_writer_finish. */
 int32_t fk_video_writer_write(fk_video_writer *writer, const fk_image *frame, fk_error *error);
 
-/* Flushes the encoder and completes the file (the container's index). Fails with FK_INTERNAL when
- * the file is then missing or empty. Calling it again does nothing. */
+/* Flushes the encoder and completes the file (the container's index). Fails with
+ * FK_FILE_UNWRITABLE when the file is then missing or empty, and with FK_INTERNAL when OpenCV
+ * fails. Calling it again does nothing. */
 int32_t fk_video_writer_finish(fk_video_writer *writer, fk_error *error);
 
 /* Finishes the file if fk_video_writer_finish was not called (without reporting failures), then

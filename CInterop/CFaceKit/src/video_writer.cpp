@@ -33,10 +33,10 @@ namespace {
 void check_creatable(const char *path) {
     struct stat st {};
     if (::stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        throw fk::failure(FK_INVALID_ARGUMENT, "cannot create the file: it is a folder");
+        throw fk::failure(FK_FILE_UNWRITABLE, "cannot create the file: it is a folder");
     int descriptor = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (descriptor < 0)
-        throw fk::failure(FK_INVALID_ARGUMENT, std::string("cannot create the file: ") + std::strerror(errno));
+        throw fk::failure(FK_FILE_UNWRITABLE, std::string("cannot create the file: ") + std::strerror(errno));
     ::close(descriptor);
 }
 
@@ -134,7 +134,7 @@ extern "C" int32_t fk_video_writer_finish(fk_video_writer *writer, fk_error *err
         }
         struct stat st {};
         if (::stat(writer->path.c_str(), &st) != 0 || st.st_size == 0)
-            throw fk::failure(FK_INTERNAL, "the file is missing or empty after writing");
+            throw fk::failure(FK_FILE_UNWRITABLE, "the file is missing or empty after writing");
     });
 }
 

@@ -4,6 +4,8 @@ public enum FaceKitError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidOption(name: String, reason: String)
     /// The file could not be read: missing, a folder, no permission.
     case unreadableFile(path: String, reason: String)
+    /// The file could not be created or written: missing folder, no permission, a folder in the way.
+    case unwritableFile(path: String, reason: String)
     /// The bytes are not an image FaceKit can decode: empty, unknown format, corrupt, truncated.
     case notAnImage(source: String, reason: String)
     /// The file is not a video FaceKit can decode: empty, no video stream, unknown container.
@@ -19,6 +21,7 @@ public enum FaceKitError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .invalidOption(let name, let reason): "invalid option \(name): \(reason)"
         case .unreadableFile(let path, let reason): "\(path): cannot read file: \(reason)"
+        case .unwritableFile(let path, let reason): "\(path): cannot write file: \(reason)"
         case .notAnImage(let source, let reason): "\(source): not a readable image: \(reason)"
         case .notAVideo(let source, let reason): "\(source): not a readable video: \(reason)"
         case .imageTooLarge(let source, let reason): "\(source): image too large: \(reason)"

@@ -12,6 +12,7 @@ enum NativeStatus: Int32, CaseIterable {
     case outOfMemory = 6
     case `internal` = 7
     case notAVideo = 8
+    case fileUnwritable = 9
 
     /// The C value of the same name in CFaceKit.h (pinned by a test).
     var cValue: Int32 {
@@ -25,6 +26,7 @@ enum NativeStatus: Int32, CaseIterable {
         case .outOfMemory: Int32(FK_OUT_OF_MEMORY.rawValue)
         case .internal: Int32(FK_INTERNAL.rawValue)
         case .notAVideo: Int32(FK_NOT_A_VIDEO.rawValue)
+        case .fileUnwritable: Int32(FK_FILE_UNWRITABLE.rawValue)
         }
     }
 }
@@ -44,6 +46,7 @@ func callNative(
     }
     switch NativeStatus(rawValue: status) {
     case .fileUnreadable: throw .unreadableFile(path: subject, reason: message)
+    case .fileUnwritable: throw .unwritableFile(path: subject, reason: message)
     case .notAnImage: throw .notAnImage(source: subject, reason: message)
     case .notAVideo: throw .notAVideo(source: subject, reason: message)
     case .imageTooLarge: throw .imageTooLarge(source: subject, reason: message)

@@ -219,14 +219,14 @@ public struct AnnotateCommand: ParsableCommand {
         } catch {
             return failed("\(target.input): not annotated: \(error.description)")
         }
-        /// A writing failure's reason, without the temporary file's name or "internal error".
-        func reason(_ error: FaceKitError) -> String {
-            let text: String
-            switch error {
-            case .native(let reason), .invalidOption(_, let reason): text = reason
-            default: text = error.description
+        /// The failure to report when the copy cannot be written; the temporary file is removed.
+        /// An unwritable file is named by the output it stands for, not its hidden temporary name.
+        func writingFailed(_ error: FaceKitError) -> AnnotationOutcome {
+            TemporaryFile.removeFile(temporary)
+            if case .unwritableFile(_, let reason) = error {
+                return failed("\(target.input): not annotated: cannot write \(target.outputPath): \(reason)")
             }
-            return text.replacingOccurrences(of: temporary + ": ", with: "")
+            return failed("\(target.input): not annotated: \(error.description)")
         }
         do {
             let codecs =
@@ -236,8 +236,7 @@ public struct AnnotateCommand: ParsableCommand {
                 path: temporary, framesPerSecond: video.framesPerSecond > 0 ? video.framesPerSecond : 25,
                 width: video.width, height: video.height, codecs: codecs)
         } catch {
-            TemporaryFile.removeFile(temporary)
-            return failed("\(target.input): not annotated: cannot write \(target.outputPath): \(reason(error))")
+            return writingFailed(error)
         }
         let progress = ProgressLine(
             output: context.stderr, enabled: !quiet && context.stderr.isTerminal, source: target.input,
@@ -258,8 +257,7 @@ public struct AnnotateCommand: ParsableCommand {
         do throws(FaceKitError) {
             try writer.finish()
         } catch {
-            TemporaryFile.removeFile(temporary)
-            return failed("\(target.input): not annotated: cannot write \(target.outputPath): \(reason(error))")
+            return writingFailed(error)
         }
         do throws(OutputError) {
             try TemporaryFile.rename(temporary, over: target.outputPath)

@@ -7,4 +7,24 @@ struct NativeStatusTests {
     func pinnedToC(status: NativeStatus) {
         #expect(status.rawValue == status.cValue)
     }
+
+    @Test("FK_FILE_UNWRITABLE was appended as 9, after FK_NOT_A_VIDEO, and the others kept their values")
+    func appendedStatus() {
+        #expect(NativeStatus.fileUnwritable.cValue == 9)
+        #expect(NativeStatus.allCases.map(\.cValue) == Array(0...9))
+    }
+
+    @Test("a status of the shim becomes the FaceKitError of its kind, naming the subject")
+    func unwritableMapsToItsError() {
+        #expect {
+            try callNative(subject: "out/a.mp4") { record in
+                record.pointee.status = NativeStatus.fileUnwritable.rawValue
+                withUnsafeMutableBytes(of: &record.pointee.message) { $0.copyBytes(from: Array("disk full\0".utf8)) }
+                return NativeStatus.fileUnwritable.rawValue
+            }
+        } throws: { error in
+            (error as? FaceKitError) == .unwritableFile(path: "out/a.mp4", reason: "disk full")
+                && "\(error)" == "out/a.mp4: cannot write file: disk full"
+        }
+    }
 }

@@ -58,6 +58,26 @@ struct VideoWriterTests {
         }
     }
 
+    @Test("a file that cannot be created is an unwritable file, with the system's reason")
+    func unwritable() throws {
+        try Self.withFolder { folder in
+            let missing = folder + "/missing/clip.mp4"
+            #expect {
+                try VideoWriter(path: missing, framesPerSecond: 25, width: 64, height: 48)
+            } throws: { error in
+                (error as? FaceKitError)
+                    == .unwritableFile(path: missing, reason: "cannot create the file: No such file or directory")
+            }
+            try FileManager.default.createDirectory(atPath: folder + "/taken.mp4", withIntermediateDirectories: false)
+            #expect {
+                try VideoWriter(path: folder + "/taken.mp4", framesPerSecond: 25, width: 64, height: 48)
+            } throws: { error in
+                guard case .unwritableFile(_, let reason) = error as? FaceKitError else { return false }
+                return reason.contains("it is a folder") && !"\(error)".contains("internal error")
+            }
+        }
+    }
+
     @Test("a frame of another size, a folder that does not exist and bad values are refused")
     func refusals() throws {
         try Self.withFolder { folder in
