@@ -44,7 +44,9 @@ struct ArgumentParsingTests {
 
     @Test("flags map onto the detector's modes")
     func flagsMapToOptions() throws {
-        let options = try parse(["--landmarks", "--contours", "--classify", "--mode", "accurate", "a.jpg"])
+        let options = try parse([
+            "--landmarks", "--contours", "--classify", "--mode", "accurate", "--format", "jsonl", "a.jpg",
+        ])
             .detection.detectorOptions
         #expect(options.landmarkMode == .all)
         #expect(options.contourMode == .all)
@@ -100,9 +102,24 @@ struct ArgumentParsingTests {
         #expect(lines.dropFirst().first?.hasPrefix("Usage: facekit") == true)
     }
 
-    @Test("--contours is a valid analyze option")
+    @Test("--contours is a valid analyze option with JSON Lines output")
     func contoursAccepted() throws {
-        #expect(try parse(["--contours", "a.jpg"]).detection.contours)
+        #expect(try parse(["--contours", "--format", "jsonl", "a.jpg"]).detection.contours)
+        #expect(try parse(["--format=jsonl", "--contours", "a.jpg"]).detection.contours)
+    }
+
+    @Test(
+        "--contours with CSV output, which has no contour columns, is a usage error pointing to --format jsonl",
+        arguments: [["--contours", "a.jpg"], ["--contours", "--format", "csv", "a.jpg"]])
+    func contoursNeedJSONLines(arguments: [String]) {
+        let run = TestSupport.run(["analyze"] + arguments)
+        #expect(run.status == 64)
+        #expect(run.stdout.isEmpty)
+        #expect(
+            run.stderrLines.first
+                == "Error: '--contours' needs '--format jsonl': the CSV table has no contour columns "
+                + "(15 contours, 133 points per face), so they would not be written")
+        #expect(run.stderrLines.dropFirst().first?.hasPrefix("Usage: facekit analyze") == true)
     }
 
     @Test("--jobs above 4 per core is a usage error that gives the maximum; the maximum itself is accepted")

@@ -29,8 +29,8 @@ public struct AnalyzeCommand: ParsableCommand {
 
     public static var arguments: [ArgumentDefinition<AnalyzeCommand>] {
         DetectionFlags.arguments(
-            \.detection, contoursHelp: "Compute the 15 contours of the largest face; only JSON Lines output shows them."
-        )
+            \.detection,
+            contoursHelp: "Compute the 15 contours of the largest face; needs --format jsonl (CSV has no room).")
             + [
                 .option(
                     "format", \.format, valueName: "format", help: "Write one CSV row or one JSON object per face."),
@@ -95,6 +95,11 @@ public struct AnalyzeCommand: ParsableCommand {
         }
         if resume && output == nil {
             throw CommandError("'--resume' needs '--output <file>': only a file output can be continued")
+        }
+        if detection.contours && format == .csv {
+            throw CommandError(
+                "'--contours' needs '--format jsonl': the CSV table has no contour columns "
+                    + "(15 contours, 133 points per face), so they would not be written")
         }
         try detection.validate(detection.detectorOptions)
     }
