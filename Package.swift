@@ -21,11 +21,13 @@ let package = Package(
                 .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
                 .linkedLibrary("opencv_imgcodecs"), .linkedLibrary("opencv_calib3d"),
                 .linkedLibrary("opencv_videoio"), .linkedLibrary("opencv_objdetect"),
+                .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_video"),
                 .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("heif"),
                 .linkedLibrary("stdc++"), .linkedLibrary("m"),
             ]
         ),
-        .target(name: "FaceKit", dependencies: ["CFaceKit"]),
+        // The YuNet detector ships with the library (Apache-2.0, see BundledModels/README.md).
+        .target(name: "FaceKit", dependencies: ["CFaceKit"], resources: [.copy("BundledModels")]),
         .target(name: "FaceKitCLI", dependencies: ["FaceKit"]),
         .executableTarget(name: "facekit", dependencies: ["FaceKitCLI"]),
         .executableTarget(name: "facekit-evaluate", dependencies: ["FaceKit", "FaceKitDatasets"]),

@@ -15,7 +15,8 @@
  *     be UTF-8 (FaceKit's Swift code passes a name's original bytes).
  *
  * Thread safety: an fk_image and an fk_shape_predictor may be shared between threads for
- * reading. An fk_detector may not: dlib's detectors keep scratch state, so use one per thread.
+ * reading. An fk_detector, an fk_yunet and an fk_point_tracker may not: they keep scratch state,
+ * so use one per thread.
  */
 #ifndef CFACEKIT_H
 #define CFACEKIT_H
@@ -141,9 +142,10 @@ void fk_image_free(fk_image *image);
 int32_t fk_image_get_size(const fk_image *image, int32_t *width, int32_t *height,
                           fk_error *error);
 
-/* ---- Face detectors -------------------------------------------------------------------------
+/* ---- dlib's face detectors ------------------------------------------------------------------
  * Finds face boxes. The HOG detector is dlib's frontal_face_detector (80x80 px window); the CNN
- * detector is dlib's MMOD detector loaded from mmod_human_face_detector.dat.
+ * detector is dlib's MMOD detector loaded from mmod_human_face_detector.dat. FaceKit analyses
+ * with YuNet (below); these remain for measuring it against them (facekit-evaluate --detector).
  */
 typedef struct fk_detector fk_detector;
 
@@ -164,6 +166,98 @@ void fk_detector_free(fk_detector *detector);
 int32_t fk_detector_detect(fk_detector *detector, const fk_image *image, float scale,
                            fk_detection *out, int32_t capacity, int32_t *count,
                            fk_error *error);
+
+/* ---- YuNet face detector --------------------------------------------------------------------
+ * YuNet (Wu, Peng and Yu, "YuNet: A Tiny Millisecond-level Face Detector", 2023), an ONNX export
+ * of libfacedetection.train run through OpenCV's DNN module. The network is fully convolutional:
+ * although the files are exported for a 320x320 input, it runs on any input whose sides are
+ * multiples of 32, so each call feeds it exactly the region asked for, padded with black on the
+ * right and bottom to the next multiple of 32.
+ *
+ * Decoding (12 outputs cls_S, obj_S, bbox_S, kps_S for strides S = 8, 16, 32, one row per grid
+ * cell in row-major order): score = sqrt(clamp(cls) * clamp(obj)); box centre = (col + dx,
+ * row + dy) * S; box size = exp(dw, dh) * S; keypoint k = (col + kx, row + ky) * S.
+ * Candidates at or above min_score are then thinned by non-maximum suppression (a candidate is
+ * dropped when it overlaps a better one with intersection over union above nms_overlap).
+ *
+ * Thread safety: an fk_yunet may not be shared between threads (cv::dnn::Net keeps its
+ * activations); use one per thread. It is small (about 0.3 MB of weights).
+ */
+typedef struct fk_yunet fk_yunet;
+
+/* The five keypoints YuNet places, in this order. Left and right are the subject's: in a frontal
+ * face the subject's right eye is on the image's left. */
+enum {
+    FK_YUNET_RIGHT_EYE = 0,
+    FK_YUNET_LEFT_EYE = 1,
+    FK_YUNET_NOSE_TIP = 2,
+    FK_YUNET_RIGHT_MOUTH_CORNER = 3,
+    FK_YUNET_LEFT_MOUTH_CORNER = 4,
+    FK_YUNET_KEYPOINT_COUNT = 5
+};
+
+typedef struct fk_yunet_face {
+    fk_rect box;                                   /* image pixels; YuNet's own box convention */
+    fk_point keypoints[FK_YUNET_KEYPOINT_COUNT];   /* image pixels */
+    float score;                                   /* 0 ... 1 */
+} fk_yunet_face;
+
+/* Loads the ONNX file at model_path and checks that it has YuNet's 12 outputs. Fails with
+ * FK_MODEL_UNAVAILABLE, naming the path, when the file is missing, unreadable, truncated, not
+ * ONNX, or another network. On success *out owns a new handle, to be released with
+ * fk_yunet_free. */
+int32_t fk_yunet_create(const char *model_path, fk_yunet **out, fk_error *error);
+
+void fk_yunet_free(fk_yunet *yunet);
+
+/* Runs the network once on region (image pixels; clipped to the image, and must keep at least
+ * one pixel) resized by scale (finite, > 0 and <= 8), mirrored left-right first when mirrored is
+ * non-zero, and reports the faces found in image pixels (a mirrored pass maps boxes and
+ * keypoints back, and swaps left and right keypoints so their names stay the subject's).
+ * The resized region may hold at most 4096 x 4096 pixels (FK_INVALID_ARGUMENT otherwise: tile
+ * larger searches). min_score is in [0, 1], nms_overlap in (0, 1].
+ * The faces are written to out best score first, at most capacity of them; *count receives how
+ * many were found in all, which may exceed capacity (call again with more room to get them all). */
+int32_t fk_yunet_detect(fk_yunet *yunet, const fk_image *image, fk_rect region, float scale,
+                        int32_t mirrored, float min_score, float nms_overlap, fk_yunet_face *out,
+                        int32_t capacity, int32_t *count, fk_error *error);
+
+/* ---- Point tracking between frames ------------------------------------------------------------
+ * Pyramidal Lucas-Kanade optical flow (OpenCV's calcOpticalFlowPyrLK) from one frame to the next,
+ * checked forward and backward: each point is followed into the new frame, then back, and its
+ * forward-backward error is the distance between where it started and where it came back to
+ * (Kalal, Mikolajczyk and Matas, "Forward-Backward Error", ICPR 2010). A point followed
+ * correctly comes back to within a pixel or so; one that slid onto other texture, was covered or
+ * left the picture does not.
+ *
+ * An fk_point_tracker keeps the grey image pyramid of the last frame given, so each frame is
+ * converted and pyramided once. Frames wider than max_width are followed at a reduced size (the
+ * points are scaled in and out), which bounds the cost for large video.
+ *
+ * Thread safety: an fk_point_tracker may not be shared between threads; use one per video.
+ */
+typedef struct fk_point_tracker fk_point_tracker;
+
+/* window: the side of the square search window in pixels (odd, 5 ... 63); levels: pyramid levels
+ * above the frame itself (0 ... 6); max_width: frames wider than this are followed reduced
+ * (>= 64). */
+int32_t fk_point_tracker_create(int32_t window, int32_t levels, int32_t max_width,
+                                fk_point_tracker **out, fk_error *error);
+
+void fk_point_tracker_free(fk_point_tracker *tracker);
+
+/* Makes frame the tracker's current frame; the current one becomes the previous one. Frames of
+ * a different size than the previous one are accepted (the tracker then has no previous frame). */
+int32_t fk_point_tracker_push_frame(fk_point_tracker *tracker, const fk_image *frame,
+                                    fk_error *error);
+
+/* Follows count points (pixels of the previous frame, finite) into the current frame: out[i]
+ * receives the new position and fb_error[i] the forward-backward error in pixels of the frame,
+ * or -1 when the point could not be followed (lost in either direction). Fails with
+ * FK_INVALID_ARGUMENT when the tracker has no previous frame of the current frame's size.
+ * count may be 0. out and fb_error are left untouched on failure. */
+int32_t fk_point_tracker_follow(fk_point_tracker *tracker, const fk_point *points, int32_t count,
+                                fk_point *out, float *fb_error, fk_error *error);
 
 /* ---- Shape predictor ------------------------------------------------------------------------
  * dlib's shape_predictor (an ensemble of regression trees), for example the 68-point model.

@@ -1,0 +1,98 @@
+// Following points from one video frame to the next: pyramidal Lucas-Kanade optical flow,
+// checked forward and backward.
+#include "CFaceKit.h"
+#include "guard.hpp"
+#include "image.hpp"
+#include "native_logging.hpp"
+
+#include <opencv2/imgproc.hpp>
+#include <opencv2/video/tracking.hpp>
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+struct fk_point_tracker {
+    cv::Size window;
+    int levels;
+    int max_width;
+    /// Frame pixels per tracked pixel: 1, or more for frames reduced to max_width.
+    double reduction = 1;
+    cv::Size frame_size;
+    std::vector<cv::Mat> previous, current;  // grey pyramids (empty: no frame yet)
+
+    void push(const cv::Mat &bgr) {
+        cv::Mat grey;
+        cv::cvtColor(bgr, grey, cv::COLOR_BGR2GRAY);
+        double reduction_now = 1;
+        if (grey.cols > max_width) {
+            reduction_now = double(grey.cols) / max_width;
+            cv::resize(grey, grey, cv::Size(max_width, std::max(1, int(std::lround(grey.rows / reduction_now)))), 0,
+                       0, cv::INTER_AREA);
+        }
+        const bool same_size = bgr.size() == frame_size;
+        previous = same_size ? std::move(current) : std::vector<cv::Mat>();
+        current.clear();
+        cv::buildOpticalFlowPyramid(grey, current, window, levels);
+        frame_size = bgr.size();
+        reduction = reduction_now;
+    }
+};
+
+extern "C" int32_t fk_point_tracker_create(int32_t window, int32_t levels, int32_t max_width,
+                                           fk_point_tracker **out, fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(out != nullptr, "out must not be NULL");
+        fk::require(window >= 5 && window <= 63 && window % 2 == 1, "window must be odd, 5 ... 63");
+        fk::require(levels >= 0 && levels <= 6, "levels must be 0 ... 6");
+        fk::require(max_width >= 64, "max_width must be at least 64");
+        fk::silence_opencv_logging();
+        auto tracker = std::make_unique<fk_point_tracker>();
+        tracker->window = cv::Size(window, window);
+        tracker->levels = levels;
+        tracker->max_width = max_width;
+        *out = tracker.release();
+    });
+}
+
+extern "C" void fk_point_tracker_free(fk_point_tracker *tracker) { delete tracker; }
+
+extern "C" int32_t fk_point_tracker_push_frame(fk_point_tracker *tracker, const fk_image *frame,
+                                               fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(tracker != nullptr && frame != nullptr, "NULL argument");
+        tracker->push(frame->bgr);
+    });
+}
+
+extern "C" int32_t fk_point_tracker_follow(fk_point_tracker *tracker, const fk_point *points, int32_t count,
+                                           fk_point *out, float *fb_error, fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(tracker != nullptr, "NULL tracker");
+        fk::require(count >= 0 && (count == 0 || (points != nullptr && out != nullptr && fb_error != nullptr)),
+                    "bad point buffers");
+        fk::require(!tracker->previous.empty(), "no previous frame of the current frame's size to follow points from");
+        if (count == 0) return;
+        const double r = tracker->reduction;
+        std::vector<cv::Point2f> start(static_cast<size_t>(count));
+        std::vector<cv::Point2f> forward, backward;
+        for (int32_t i = 0; i < count; ++i) {
+            fk::require(std::isfinite(points[i].x) && std::isfinite(points[i].y), "points must be finite");
+            start[size_t(i)] = cv::Point2f(float(points[i].x / r), float(points[i].y / r));
+        }
+        std::vector<uchar> found_forward, found_backward;
+        std::vector<float> unused;
+        const cv::TermCriteria stop(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 20, 0.03);
+        cv::calcOpticalFlowPyrLK(tracker->previous, tracker->current, start, forward, found_forward, unused,
+                                 tracker->window, tracker->levels, stop);
+        cv::calcOpticalFlowPyrLK(tracker->current, tracker->previous, forward, backward, found_backward, unused,
+                                 tracker->window, tracker->levels, stop);
+        for (int32_t i = 0; i < count; ++i) {
+            const size_t k = size_t(i);
+            out[i] = {float(forward[k].x * r), float(forward[k].y * r)};
+            const bool followed = found_forward[k] && found_backward[k] && std::isfinite(forward[k].x) &&
+                                  std::isfinite(forward[k].y);
+            fb_error[i] = followed ? float(cv::norm(backward[k] - start[k]) * r) : -1.0f;
+        }
+    });
+}
