@@ -1,4 +1,4 @@
-import FaceKit
+@_spi(Evaluation) import FaceKit
 import Foundation
 
 /// Release-build timing: model loading apart from per-image work, decoding apart from analysis.
@@ -10,65 +10,64 @@ import Foundation
 struct Benchmark {
     let data: URL
     let runs: Int
+    let detectors: [FaceDetector.DetectorKind]
 
     static let photos = [
         "photos/face_recognition/obama-240p.jpg", "photos/face_recognition/obama-480p.jpg",
         "photos/face_recognition/obama-720p.jpg", "photos/face_recognition/obama-1080p.jpg",
-        "photos/dlib-faces/bald_guys.jpg", "photos/compreface/001_A.jpg",
+        "photos/dlib-faces/bald_guys.jpg", "photos/pyfeat/multi_face.jpg", "photos/compreface/001_A.jpg",
     ]
 
     func run() throws {
         printMachine()
-        let modes = FaceDetectorOptions.PerformanceMode.allCases
+        let configurations = detectors.flatMap { kind in FaceDetectorOptions.PerformanceMode.allCases.map { (kind, $0) } }
         var detectors: [[FaceDetector]] = []
         var loadRows: [[String]] = []
-        for mode in modes {
+        for (kind, mode) in configurations {
             var options = FaceDetectorOptions()
             options.performanceMode = mode
+            func load(_ options: FaceDetectorOptions) throws -> FaceDetector {
+                try FaceDetector(options: options, models: EvaluateCommand.models, detector: kind)
+            }
             // Three loads: the first may read the files from disk, later ones from the page cache.
-            let loads = try (0..<3).map { _ in try timed { try FaceDetector(options: options, models: EvaluateCommand.models) }.1 }
-            loadRows.append([mode.rawValue, fixed(loads[0] * 1000, 0), fixed(median(loads) * 1000, 0)])
+            let loads = try (0..<3).map { _ in try timed { try load(options) }.1 }
+            loadRows.append([label(kind, mode), fixed(loads[0] * 1000, 0), fixed(median(loads) * 1000, 0)])
             var withLandmarks = options
             withLandmarks.landmarkMode = .all
             var withClassification = withLandmarks
             withClassification.classificationMode = .all
-            detectors.append([
-                try FaceDetector(options: options, models: EvaluateCommand.models),
-                try FaceDetector(options: withLandmarks, models: EvaluateCommand.models),
-                try FaceDetector(options: withClassification, models: EvaluateCommand.models),
-            ])
+            detectors.append([try load(options), try load(withLandmarks), try load(withClassification)])
         }
-        printTable(["mode", "first load ms", "median of 3 loads ms"], loadRows)
+        printTable(["detector", "first load ms", "median of 3 loads ms"], loadRows)
         print()
 
         var rows: [[String]] = []
-        for path in Self.photos {
-            let file = data.appendingPathComponent(path).path
-            let decodes = try (0...runs).map { _ in try timed { try FaceImage(contentsOfFile: file) }.1 }.dropFirst()
-            let image = try FaceImage(contentsOfFile: file)
-            var row = [
-                URL(fileURLWithPath: path).lastPathComponent, "\(image.width)x\(image.height)",
-                fixed(median(Array(decodes)) * 1000, 0),
-            ]
-            for (mode, pair) in zip(modes, detectors) {
+        for ((kind, mode), trio) in zip(configurations, detectors) {
+            for path in Self.photos {
+                let file = data.appendingPathComponent(path).path
+                let decodes = try (0...runs).map { _ in try timed { try FaceImage(contentsOfFile: file) }.1 }.dropFirst()
+                let image = try FaceImage(contentsOfFile: file)
+                var row = [
+                    label(kind, mode), URL(fileURLWithPath: path).lastPathComponent, "\(image.width)x\(image.height)",
+                    fixed(median(Array(decodes)) * 1000, 0),
+                ]
                 var faceCount = 0
-                for detector in pair {
+                for detector in trio {
                     var times: [Double] = []
                     for _ in 0...runs {
                         let (faces, seconds) = try timed { try detector.process(image) }
                         faceCount = faces.count
                         times.append(seconds)
                     }
-                    row.append(fixed(median(Array(times.dropFirst())) * 1000, 0))
+                    row.append(fixed(median(Array(times.dropFirst())) * 1000, 1))
                 }
                 row.append("\(faceCount)")
-                progress("\(path) \(mode): \(row.suffix(4).joined(separator: " / "))")
+                progress(row.joined(separator: " / "))
+                rows.append(row)
             }
-            rows.append(row)
         }
         printTable(
-            ["image", "size", "decode ms", "fast ms", "+ landmarks", "+ classify", "fast faces",
-             "accurate ms", "+ landmarks", "+ classify", "accurate faces"], rows)
+            ["detector", "image", "size", "decode ms", "detect + pose ms", "+ landmarks", "+ classify", "faces"], rows)
         print()
         print("Load average after the run: \(loadAverage()); other swift builds running: \(otherBuilds())")
     }

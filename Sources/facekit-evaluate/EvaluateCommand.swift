@@ -1,4 +1,4 @@
-import FaceKit
+@_spi(Evaluation) import FaceKit
 import Foundation
 
 /// `facekit-evaluate`: measures FaceKit against the labelled development data and prints the
@@ -32,6 +32,9 @@ struct EvaluateCommand {
     var data: URL
     /// Timed runs per measurement in `benchmark`, after one warm-up run.
     var runs = 5
+    /// The detectors compared: YuNet (FaceKit's) and dlib's (what FaceKit used before), by default
+    /// both, side by side in one run.
+    var detectors = FaceDetector.DetectorKind.allCases
 
     /// The repository root, found from this source file so the tool works from any folder.
     static let repository = URL(fileURLWithPath: #filePath)
@@ -47,7 +50,7 @@ struct EvaluateCommand {
     /// Models from the repository's `.models` first, so the binary can live in any scratch folder.
     static var models: ModelLocator { ModelLocator(directory: repository.appendingPathComponent(".models").path) }
 
-    static let usage = "facekit-evaluate <detection|landmarks|tracking|benchmark|video-benchmark> [--data <dir>] [--runs <n>]"
+    static let usage = "facekit-evaluate <detection|landmarks|tracking|benchmark|video-benchmark> [--data <dir>] [--runs <n>] [--detector <yunet|dlib|all>]"
 
     static var help: String {
         """
@@ -61,6 +64,9 @@ struct EvaluateCommand {
         OPTIONS:
           --data <dir>  The development data folder (default: $FACEKIT_TEST_DATA, else ../shared/data beside the repository).
           --runs <n>    Timed runs per measurement in benchmark, after one warm-up (default: 5).
+          --detector <yunet|dlib|all>
+                        Which detectors detection, landmarks and benchmark measure (default: all; dlib's
+                        HOG and MMOD are the "before" rows).
           -h, --help    Show help information.
 
         """
@@ -81,6 +87,14 @@ struct EvaluateCommand {
             guard let value = rest.popFirst() else { throw UsageError(message: "missing value for '\(argument)'") }
             switch argument {
             case "--data": data = URL(fileURLWithPath: value)
+            case "--detector":
+                if value == "all" {
+                    detectors = FaceDetector.DetectorKind.allCases
+                } else if let kind = FaceDetector.DetectorKind(rawValue: value) {
+                    detectors = [kind]
+                } else {
+                    throw UsageError(message: "--detector must be yunet, dlib or all, got '\(value)'")
+                }
             case "--runs":
                 guard let n = Int(value), n >= 1 else { throw UsageError(message: "--runs must be a positive integer, got '\(value)'") }
                 runs = n
@@ -94,11 +108,11 @@ struct EvaluateCommand {
 
     func run() throws {
         switch subcommand {
-        case .detection: try DetectionEvaluation(data: data).run()
-        case .landmarks: try LandmarkEvaluation(data: data).run()
+        case .detection: try DetectionEvaluation(data: data, detectors: detectors).run()
+        case .landmarks: try LandmarkEvaluation(data: data, detectors: detectors).run()
         case .tracking: try TrackingEvaluation(data: data).run()
         case .videoBenchmark: try VideoBenchmark(runs: runs).run()
-        case .benchmark: try Benchmark(data: data, runs: runs).run()
+        case .benchmark: try Benchmark(data: data, runs: runs, detectors: detectors).run()
         }
     }
 
@@ -148,3 +162,12 @@ func printTable(_ header: [String], _ rows: [[String]]) {
 
 /// Writes progress to stderr so stdout stays a clean markdown table.
 func progress(_ message: String) { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+
+/// How a detector and mode are named in the tables.
+func label(_ kind: FaceDetector.DetectorKind, _ mode: FaceDetectorOptions.PerformanceMode) -> String {
+    switch (kind, mode) {
+    case (.yunet, _): "YuNet \(mode.rawValue)"
+    case (.dlib, .fast): "dlib HOG (before, fast)"
+    case (.dlib, .accurate): "dlib HOG + MMOD (before, accurate)"
+    }
+}

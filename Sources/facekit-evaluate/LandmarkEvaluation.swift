@@ -1,4 +1,4 @@
-import FaceKit
+@_spi(Evaluation) import FaceKit
 import FaceKitDatasets
 import Foundation
 
@@ -13,6 +13,18 @@ import Foundation
 /// centre if several), otherwise it counts as a detector miss.
 struct LandmarkEvaluation {
     let data: URL
+    let detectors: [FaceDetector.DetectorKind]
+
+    /// One detector and mode: what a row is about.
+    struct Configuration: Hashable {
+        var kind: FaceDetector.DetectorKind
+        var mode: FaceDetectorOptions.PerformanceMode
+        var name: String { label(kind, mode) }
+    }
+
+    var configurations: [Configuration] {
+        detectors.flatMap { kind in FaceDetectorOptions.PerformanceMode.allCases.map { Configuration(kind: kind, mode: $0) } }
+    }
 
     /// The compared landmarks and how each is built from 68 iBUG points (0-based).
     static let compared: [(type: FaceLandmark.LandmarkType, indices: [Int])] = [
@@ -34,12 +46,13 @@ struct LandmarkEvaluation {
         let folder = data.appendingPathComponent("landmarks/helen")
         let photos = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix(".jpg") }.sorted()
-        var scores: [FaceDetectorOptions.PerformanceMode: [Score]] = [:]
-        for mode in FaceDetectorOptions.PerformanceMode.allCases {
+        var scores: [Configuration: [Score]] = [:]
+        for configuration in configurations {
+            let mode = configuration.name
             var options = FaceDetectorOptions()
-            options.performanceMode = mode
+            options.performanceMode = configuration.mode
             options.landmarkMode = .all
-            let detector = try FaceDetector(options: options, models: EvaluateCommand.models)
+            let detector = try FaceDetector(options: options, models: EvaluateCommand.models, detector: configuration.kind)
             // Index 0 holds the odd-numbered files (1st, 3rd, ...), index 1 the even-numbered ones.
             var split = [Score(), Score()]
             for (index, name) in photos.enumerated() {
@@ -67,7 +80,7 @@ struct LandmarkEvaluation {
                     progress("\(mode) \(name): failure, mean error \(fixed(mean(errors), 3)), yaw \(fixed(face.headEulerAngleY, 0))")
                 }
             }
-            scores[mode] = split
+            scores[configuration] = split
         }
         printSummary(scores)
         print()
@@ -82,13 +95,13 @@ struct LandmarkEvaluation {
                 < distance(centre(of: [$1.frame.origin, CGPoint(x: $1.frame.maxX, y: $1.frame.maxY)]), target) }
     }
 
-    func printSummary(_ scores: [FaceDetectorOptions.PerformanceMode: [Score]]) {
+    func printSummary(_ scores: [Configuration: [Score]]) {
         var rows: [[String]] = []
-        for mode in FaceDetectorOptions.PerformanceMode.allCases {
-            for (label, score) in zip(["odd-numbered", "even-numbered"], scores[mode] ?? []) {
+        for configuration in configurations {
+            for (half, score) in zip(["odd-numbered", "even-numbered"], scores[configuration] ?? []) {
                 let failures = score.faceErrors.filter { $0 > Self.failureThreshold }.count
                 rows.append([
-                    label, mode.rawValue, "\(score.annotated)", "\(score.faceErrors.count)",
+                    half, configuration.name, "\(score.annotated)", "\(score.faceErrors.count)",
                     fixed(mean(score.faceErrors), 4), fixed(median(score.faceErrors), 4),
                     "\(failures) (\(fixed(100 * Double(failures) / Double(max(1, score.faceErrors.count)), 1)) %)",
                     fixed(score.seconds, 1),
@@ -96,20 +109,19 @@ struct LandmarkEvaluation {
             }
         }
         printTable(
-            ["Helen files", "mode", "faces annotated", "detected", "mean error", "median error",
+            ["Helen files", "detector", "faces annotated", "detected", "mean error", "median error",
              "failures (> 0.1)", "seconds"], rows)
     }
 
     /// Mean error per landmark over both halves, to show which points are systematically off.
-    func printPerLandmark(_ scores: [FaceDetectorOptions.PerformanceMode: [Score]]) {
-        let modes = FaceDetectorOptions.PerformanceMode.allCases
+    func printPerLandmark(_ scores: [Configuration: [Score]]) {
         let rows = Self.compared.map { type, _ in
-            [type.rawValue] + modes.flatMap { mode -> [String] in
-                let errors = (scores[mode] ?? []).flatMap { $0.pointErrors[type] ?? [] }
+            [type.rawValue] + configurations.flatMap { configuration -> [String] in
+                let errors = (scores[configuration] ?? []).flatMap { $0.pointErrors[type] ?? [] }
                 return [fixed(mean(errors), 4), fixed(median(errors), 4)]
             }
         }
-        printTable(["landmark"] + modes.flatMap { ["\($0.rawValue) mean", "\($0.rawValue) median"] }, rows)
+        printTable(["landmark"] + configurations.flatMap { ["\($0.name) mean", "\($0.name) median"] }, rows)
     }
 }
 

@@ -7,10 +7,11 @@ struct TrainingOptions {
 
     enum Command: String {
         case classifiers
-        case cnnBoxMapping = "cnn-box-mapping"
+        case landmarkSeed = "landmark-seed"
+        case detectionThreshold = "detection-threshold"
     }
 
-    static let usage = "facekit-train <classifiers|cnn-box-mapping> [--data <dir>] [--dry-run] [--cache <file>]"
+    static let usage = "facekit-train <classifiers|landmark-seed|detection-threshold> [--data <dir>] [--dry-run] [--cache <file>]"
 
     /// The repository root, found from this file so the tool runs from any folder.
     static let repository = URL(fileURLWithPath: #filePath)
@@ -32,7 +33,7 @@ struct TrainingOptions {
         }
         var rest = arguments[...]
         guard let first = rest.popFirst(), let command = Command(rawValue: first) else {
-            throw UsageError(message: "the first argument must be classifiers or cnn-box-mapping")
+            throw UsageError(message: "the first argument must be classifiers, landmark-seed or detection-threshold")
         }
         self.command = command
         while let argument = rest.popFirst() {

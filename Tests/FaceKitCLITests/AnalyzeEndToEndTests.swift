@@ -18,10 +18,11 @@ struct AnalyzeEndToEndTests {
         #expect(lines.count >= 2)
         for line in lines.dropFirst() {
             let cells = line.split(separator: ",", omittingEmptySubsequences: false)
-            #expect(cells.count == 15)
+            #expect(cells.count == 16)
             #expect(cells[0] == TestSupport.astronaut[...])
             #expect(cells[1].isEmpty && cells[2].isEmpty && cells[4].isEmpty)
-            #expect(cells[12].isEmpty && cells[13].isEmpty && cells[14].isEmpty)  // not classified
+            #expect(Double(cells[9]).map { $0 >= FaceDetectorOptions.defaultMinDetectionScore && $0 <= 1 } == true)
+            #expect(cells[13].isEmpty && cells[14].isEmpty && cells[15].isEmpty)  // not classified
         }
         #expect(lines[1].split(separator: ",", omittingEmptySubsequences: false)[3] == "0")
     }
@@ -217,10 +218,10 @@ struct AnalyzeEndToEndTests {
         let run = TestSupport.analyze(["--landmarks", TestSupport.astronaut])
         #expect(run.status == 0)
         let lines = run.stdoutLines
-        #expect(lines.first?.split(separator: ",").count == 35)
+        #expect(lines.first?.split(separator: ",").count == 36)
         let row = try #require(lines.dropFirst().first).split(separator: ",", omittingEmptySubsequences: false)
-        #expect(row.count == 35)
-        #expect(!row[15].isEmpty && !row[16].isEmpty)  // left_eye
+        #expect(row.count == 36)
+        #expect(!row[16].isEmpty && !row[17].isEmpty)  // left_eye
     }
 }
 

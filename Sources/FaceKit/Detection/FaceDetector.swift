@@ -3,12 +3,13 @@ import Foundation
 /// Finds faces in images and analyses them, like ML Kit's `FaceDetector`.
 ///
 /// Models are loaded once, at initialisation; ``process(_:)`` then costs only the analysis.
-/// Fast mode detects with dlib's HOG detector; accurate mode adds dlib's MMOD CNN and merges the
-/// two (``DetectionMerge``). Every face
-/// gets its head pose from dlib's 68 landmarks fitted to a 3D mean face; landmarks, contours and
+/// Faces are found by YuNet (a small convolutional network run through OpenCV) at the scale
+/// minFaceSize allows (``SearchPlan``); accurate mode searches finer and mirrored as well. Every
+/// face then gets dlib's 68 landmarks, started from a box mapped from YuNet's (``LandmarkSeed``),
+/// and its head pose from those points fitted to a 3D mean face; landmarks, contours and
 /// probabilities follow the options.
 ///
-/// A detector is not thread-safe (dlib's detectors keep scratch state): use one per thread,
+/// A detector is not thread-safe (the network keeps its activations): use one per thread,
 /// made with ``init(sharingModelsWith:)`` so that the landmark model is loaded once.
 ///
 /// ```swift
@@ -20,17 +21,29 @@ import Foundation
 /// faces[0].landmark(ofType: .noseBase)?.position // (483.0, 318.0)
 /// ```
 public final class FaceDetector {
+    /// Which detector finds the faces. YuNet is FaceKit's; dlib's HOG (fast mode) and HOG merged
+    /// with the MMOD CNN (accurate mode) are what FaceKit used before, kept to measure against.
+    @_spi(Evaluation) public enum DetectorKind: String, Sendable, CaseIterable {
+        case yunet
+        case dlib
+    }
+
     public let options: FaceDetectorOptions
-    /// dlib's HOG detector: fast mode's only detector, accurate mode's second (``DetectionMerge``).
-    private let hog: NativeDetector
-    /// dlib's MMOD CNN, in accurate mode.
-    private let cnn: NativeDetector?
+    @_spi(Evaluation) public let detectorKind: DetectorKind
+    private let finder: any FaceFinder
     /// dlib's 68-point model: read-only while predicting, so shared by ``init(sharingModelsWith:)``.
     private let shapePredictor: NativeShapePredictor
     private let models: ModelLocator
 
     /// Validates `options` and loads the models they need from `models`.
     public convenience init(options: FaceDetectorOptions = FaceDetectorOptions(), models: ModelLocator = ModelLocator())
+        throws(FaceKitError)
+    {
+        try self.init(options: options, models: models, detector: .yunet)
+    }
+
+    /// A detector that finds faces with `detector`, for measuring one against the other.
+    @_spi(Evaluation) public convenience init(options: FaceDetectorOptions, models: ModelLocator, detector: DetectorKind)
         throws(FaceKitError)
     {
         try options.validate()
@@ -40,33 +53,73 @@ public final class FaceDetector {
                 name: ModelLocator.Model.landmarks68.rawValue,
                 reason: "the model places \(shapePredictor.pointCount) points, not \(FaceShape.pointCount)")
         }
-        try self.init(options: options, models: models, shapePredictor: shapePredictor)
+        try self.init(options: options, models: models, shapePredictor: shapePredictor, detector: detector)
     }
 
     /// A detector for another thread, with `other`'s options, sharing its landmark model.
     ///
     /// dlib's shape predictor is only read while it predicts, so threads may share it, and the
     /// 68-point model (about 100 MB in memory, the slowest to load) is loaded once however many
-    /// workers there are. The face detectors, which keep scratch state, are the new one's own.
+    /// workers there are. The face detector, which keeps scratch state, is the new one's own.
     ///
     /// ```swift
     /// let first = try FaceDetector(options: options)
     /// let second = try FaceDetector(sharingModelsWith: first)   // for a second worker thread
     /// ```
     public convenience init(sharingModelsWith other: FaceDetector) throws(FaceKitError) {
-        try self.init(options: other.options, models: other.models, shapePredictor: other.shapePredictor)
+        try self.init(options: other.options, sharingModelsWith: other)
     }
 
-    private init(options: FaceDetectorOptions, models: ModelLocator, shapePredictor: NativeShapePredictor)
+    /// A detector with other `options` that shares `other`'s landmark model: for a program that
+    /// analyses photos and tracks video with one model in memory.
+    ///
+    /// ```swift
+    /// var videoOptions = photos.options
+    /// videoOptions.isTrackingEnabled = true
+    /// let tracker = try FaceTracker(detector: FaceDetector(options: videoOptions, sharingModelsWith: photos))
+    /// ```
+    public convenience init(options: FaceDetectorOptions, sharingModelsWith other: FaceDetector) throws(FaceKitError) {
+        try options.validate()
+        try self.init(
+            options: options, models: other.models, shapePredictor: other.shapePredictor, detector: other.detectorKind)
+    }
+
+    /// A YuNet detector that searches as `plan` says rather than as the performance mode does,
+    /// for choosing the modes' plans (`facekit-train search-plans`).
+    @_spi(Calibration) public convenience init(options: FaceDetectorOptions, models: ModelLocator, plan: SearchPlan)
         throws(FaceKitError)
     {
+        try options.validate()
+        try self.init(
+            options: options, models: models,
+            shapePredictor: NativeShapePredictor(modelPath: models.path(for: .landmarks68)), detector: .yunet,
+            plan: plan)
+    }
+
+    private init(
+        options: FaceDetectorOptions, models: ModelLocator, shapePredictor: NativeShapePredictor, detector: DetectorKind,
+        plan: SearchPlan? = nil
+    ) throws(FaceKitError) {
         self.options = options
         self.models = models
         self.shapePredictor = shapePredictor
-        hog = try NativeDetector(kind: .hog, modelPath: nil)
-        switch options.performanceMode {
-        case .fast: cnn = nil
-        case .accurate: cnn = try NativeDetector(kind: .cnn, modelPath: models.path(for: .cnnFaceDetector))
+        detectorKind = detector
+        switch detector {
+        case .yunet:
+            finder = YuNetFaceFinder(
+                network: try NativeYuNet(modelPath: models.path(for: .faceDetector)),
+                plan: plan ?? Self.searchPlan(for: options.performanceMode), minimumScore: options.minDetectionScore,
+                minFaceSize: options.minFaceSize)
+        case .dlib:
+            finder = try DlibFaceFinder(options: options, models: models)
+        }
+    }
+
+    /// How each performance mode searches (chosen in docs/accuracy.md, "Choosing the search").
+    static func searchPlan(for mode: FaceDetectorOptions.PerformanceMode) -> SearchPlan {
+        switch mode {
+        case .fast: SearchPlan(smallestFace: 24, mirrored: false)
+        case .accurate: SearchPlan(smallestFace: 40, mirrored: true)
         }
     }
 
@@ -80,10 +133,10 @@ public final class FaceDetector {
     /// The same faces as `process(FaceImage(contentsOfFile: path, maxPixels: maxPixels))`, in the
     /// same full-size coordinates, but a large JPEG is decoded at 1/2, 1/4 or 1/8 of its size
     /// (libjpeg scales while decoding: faster, and a fraction of the memory) as long as the
-    /// smallest face `minFaceSize` asks for stays at least twice the detectors' 80 px window wide,
-    /// so that it is still found and its landmarks still have pixels to work with. At the default
-    /// minFaceSize 0.1 that is at least 2000 px wide: a 48-megapixel photo (8000 px) decodes at
-    /// 1/4, a 12-megapixel one (4032 px) at 1/2. Other formats decode at full size.
+    /// smallest face `minFaceSize` asks for stays at least ``smallestDecodedFace`` pixels wide,
+    /// so that its landmarks still have pixels to work with. At the default minFaceSize 0.1 that
+    /// is at least 2000 px wide: a 48-megapixel photo (8000 px) decodes at 1/4, a 12-megapixel
+    /// one (4032 px) at 1/2. Other formats decode at full size.
     ///
     /// ```swift
     /// let faces = try detector.process(contentsOfFile: "IMG_0042.jpg")
@@ -94,10 +147,17 @@ public final class FaceDetector {
         try process(FaceImage(contentsOfFile: path, maxPixels: maxPixels, minimumWidth: minimumDecodeWidth))
     }
 
-    /// The narrowest decode that keeps the smallest wanted face box twice the detector's window:
-    /// minFaceSize x width x boxWidthPerHeadWidth >= 2 x detectorWindow.
+    /// Width in pixels of the smallest wanted face box after a reduced decode: twice the 80 px
+    /// that dlib's 68-point model was trained on, so that reduced decoding moves landmarks by
+    /// under 1% of the face (docs/benchmarks.md).
+    static let smallestDecodedFace = 160.0
+
+    /// The narrowest decode that keeps the smallest wanted face box ``smallestDecodedFace`` wide;
+    /// 0 (no reduction) when minFaceSize is so small that no reduction would do.
     var minimumDecodeWidth: Int {
-        let width = 2 * SearchScale.detectorWindow / (SearchScale.boxWidthPerHeadWidth * options.minFaceSize)
+        let width = Self.smallestDecodedFace / (SearchPlan.boxWidthPerHeadWidth * options.minFaceSize)
+        // Beyond Int32's range no image is that wide: never reduce. (Also catches infinity.)
+        guard width.isFinite, width < Double(Int32.max) else { return 0 }
         return Int(width.rounded(.up))
     }
 
@@ -108,62 +168,76 @@ public final class FaceDetector {
     /// full-size coordinates (a no-op unless the image was decoded reduced), before anything is
     /// built from them.
     @_spi(Training) public func analyse(_ image: FaceImage) throws(FaceKitError) -> [(face: Face, shape: FaceShape)] {
-        var faces: [Face] = []
-        var shapes: [FaceShape] = []
-        let scale = searchScale(for: image)
-        var detections = try hog.detect(in: image, scale: scale)
-        if let cnn { detections = DetectionMerge.merged(cnn: try cnn.detect(in: image, scale: scale), hog: detections) }
-        for var detection in detections {
-            let points = try shapePredictor.points(in: image, box: detection.box)
-            let shape = FaceShape(points: points.map(image.fullSizePoint))
-            detection.box = image.fullSizeBox(detection.box)
-            shapes.append(shape)
-            faces.append(face(from: detection, shape: shape, image: image))
+        var analysed = try candidates(in: image).map { candidate throws(FaceKitError) in
+            try analyse(candidate, in: image)
         }
-        var order = Array(faces.indices)
-        order.sort { (faces[$0].frame.minX, faces[$0].frame.minY) < (faces[$1].frame.minX, faces[$1].frame.minY) }
-        faces = order.map { faces[$0] }
-        shapes = order.map { shapes[$0] }
-        if options.contourMode == .all, let prominent = faces.indices.max(by: { faces[$0].frame.area < faces[$1].frame.area }) {
-            faces[prominent].contours = ContourConstruction.contours(from: shapes[prominent])
+        analysed.sort { ($0.face.frame.minX, $0.face.frame.minY) < ($1.face.frame.minX, $1.face.frame.minY) }
+        if options.contourMode == .all,
+            let prominent = analysed.indices.max(by: { analysed[$0].face.frame.area < analysed[$1].face.frame.area })
+        {
+            analysed[prominent].face.contours = ContourConstruction.contours(from: analysed[prominent].shape)
         }
-        return Array(zip(faces, shapes))
+        return analysed
     }
 
-    /// The boxes of the mode's own detector (HOG in fast mode, the CNN in accurate mode) before
-    /// any mapping or merging. For calibration: `facekit-train cnn-box-mapping` fits
-    /// ``CNNBoxMapping`` on them.
-    @_spi(Calibration) public func detectorBoxes(in image: FaceImage) throws(FaceKitError) -> [CGRect] {
-        try (cnn ?? hog).detect(in: image, scale: searchScale(for: image)).map { image.fullSizeBox($0.box) }
+    /// YuNet's own detections (box, keypoints, score), merged over the search's passes, in
+    /// pixels of the image as decoded: what ``LandmarkSeed`` is fitted on. Empty for dlib's
+    /// detectors, whose boxes are the seed boxes.
+    @_spi(Calibration) public func detectorOutput(in image: FaceImage) throws(FaceKitError)
+        -> [(box: CGRect, keypoints: [CGPoint], score: Double)]
+    {
+        guard let yunet = finder as? YuNetFaceFinder else { return [] }
+        return try yunet.detections(in: image).map { ($0.box, $0.keypoints, $0.score) }
     }
 
-    /// The scale for the image as decoded: minFaceSize is a fraction of the width, so a reduced
-    /// decode needs no correction.
-    private func searchScale(for image: FaceImage) -> Double {
-        SearchScale.scale(imageWidth: image.width, imageHeight: image.height, minFaceSize: options.minFaceSize)
+    /// The faces the detector finds in `image`, before landmarks, best first.
+    func candidates(in image: FaceImage) throws(FaceKitError) -> [FaceCandidate] {
+        try finder.candidates(in: image)
     }
 
-    private func face(from detection: NativeDetector.Detection, shape: FaceShape, image: FaceImage) -> Face {
-        let angles = headEulerAngles(of: shape, image: image)
+    /// Places the 68 points from `candidate`'s seed box and builds the face from them, in
+    /// full-size coordinates.
+    func analyse(_ candidate: FaceCandidate, in image: FaceImage) throws(FaceKitError) -> (face: Face, shape: FaceShape) {
+        let shape = try shape(in: image, seedBox: candidate.seedBox)
+        let face = face(
+            frame: image.fullSizeBox(candidate.frame), shape: shape, classifiedAs: shape,
+            detectionScore: candidate.score, imageSize: image.fullSize)
+        return (face, shape)
+    }
+
+    /// dlib's 68 points for the face in `seedBox` (pixels of the image as decoded), in
+    /// full-size coordinates.
+    @_spi(Calibration) public func shape(in image: FaceImage, seedBox: CGRect) throws(FaceKitError) -> FaceShape {
+        FaceShape(points: try shapePredictor.points(in: image, box: seedBox).map(image.fullSizePoint))
+    }
+
+    /// A face with its box, pose, landmarks and probabilities as the options ask: the geometry
+    /// from `shape`, the probabilities from `classifiedAs` (the same shape in stills; in video
+    /// the smoothed shape gives the geometry, the measured one the probabilities).
+    func face(
+        frame: CGRect, shape: FaceShape, classifiedAs measured: FaceShape, detectionScore: Double,
+        imageSize: (width: Int, height: Int)
+    ) -> Face {
+        let angles = headEulerAngles(of: shape, imageSize: imageSize)
         var face = Face(
-            frame: detection.box, headEulerAngleX: angles.x, headEulerAngleY: angles.y,
-            headEulerAngleZ: angles.z, detectionScore: detection.score)
+            frame: frame, headEulerAngleX: angles.x, headEulerAngleY: angles.y, headEulerAngleZ: angles.z,
+            detectionScore: detectionScore)
         if options.landmarkMode == .all {
             face.landmarks = LandmarkConstruction.landmarks(from: shape, yawDegrees: angles.y)
         }
         if options.classificationMode == .all {
-            FaceClassifier.classify(&face, shape: shape)
+            FaceClassifier.classify(&face, shape: measured)
         } else {
             FaceClassifier.markAbsent(&face, Face.Probability.allCases, .notRequested)
         }
         return face
     }
 
-    private func headEulerAngles(of shape: FaceShape, image: FaceImage) -> HeadEulerAngles {
+    private func headEulerAngles(of shape: FaceShape, imageSize: (width: Int, height: Int)) -> HeadEulerAngles {
         let model = MeanFace.points
         let rotation = NativePose.rotation(
             model: model.map { ($0.x, $0.y, $0.z) }, imagePoints: model.map { shape.points[$0.dlibIndex] },
-            imageWidth: image.fullSize.width, imageHeight: image.fullSize.height)
+            imageWidth: imageSize.width, imageHeight: imageSize.height)
         return rotation.map(HeadEulerAngles.from(rotation:)) ?? HeadEulerAngles(x: 0, y: 0, z: 0)
     }
 }

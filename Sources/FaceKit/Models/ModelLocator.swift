@@ -1,11 +1,14 @@
 import Foundation
 
-/// Finds dlib's model files.
+/// Finds FaceKit's model files.
 ///
 /// A model is looked up, in order: an explicit path given for that model, the folder given to
-/// ``init(directory:)``, the folder named by `FACEKIT_MODEL_DIR`, `.models` in the current
-/// folder or in any folder above the running executable (where `scripts/setup` puts them),
-/// then `/usr/share/dlib` and `/usr/local/share/dlib`.
+/// ``init(directory:overrides:)``, the folder named by `FACEKIT_MODEL_DIR`, `.models` in the
+/// current folder or in any folder above the running executable (where `scripts/setup` puts
+/// dlib's models), the models built next to the executable (`FaceKit_FaceKit.resources`, where
+/// SwiftPM copies the YuNet detector that ships with FaceKit), `../share/facekit` beside the
+/// executable's folder (where `scripts/install` puts everything), `$XDG_DATA_HOME/facekit`
+/// (default `~/.local/share/facekit`), then `/usr/share/dlib` and `/usr/local/share/dlib`.
 ///
 /// ```swift
 /// let locator = ModelLocator(directory: "/opt/models")
@@ -14,7 +17,9 @@ import Foundation
 public struct ModelLocator: Sendable {
     /// The models FaceKit uses, by file name.
     public enum Model: String, Sendable, CaseIterable {
-        /// dlib's MMOD CNN face detector (accurate mode). From face_recognition_models.
+        /// The YuNet face detector (ONNX, Apache-2.0). Shipped with FaceKit.
+        case faceDetector = "yunet_n_320_320.onnx"
+        /// dlib's MMOD CNN face detector, kept for comparison only. From face_recognition_models.
         case cnnFaceDetector = "mmod_human_face_detector.dat"
         /// dlib's 68-point shape predictor, trained on iBUG 300-W: non-commercial use only.
         case landmarks68 = "shape_predictor_68_face_landmarks.dat"
@@ -38,6 +43,11 @@ public struct ModelLocator: Sendable {
         }
         folders.append(FileManager.default.currentDirectoryPath + "/.models")
         folders += Self.modelFoldersAboveExecutable()
+        if let executableFolder = Self.executableFolder {
+            folders.append(executableFolder.appendingPathComponent("FaceKit_FaceKit.resources/BundledModels").path)
+            folders.append(executableFolder.deletingLastPathComponent().appendingPathComponent("share/facekit").path)
+        }
+        folders.append(Self.userDataFolder)
         folders += ["/usr/share/dlib", "/usr/local/share/dlib"]
         var seen = Set<String>()
         searchPath = folders.filter { seen.insert($0).inserted }
@@ -56,15 +66,31 @@ public struct ModelLocator: Sendable {
             let candidate = folder + "/" + model.rawValue
             if FileManager.default.isReadableFile(atPath: candidate) { return candidate }
         }
+        let remedy =
+            model == .faceDetector
+            ? "it ships with FaceKit (Sources/FaceKit/BundledModels): rebuild, or run scripts/install"
+            : "run scripts/setup to fetch it"
         throw .modelUnavailable(
             name: model.rawValue,
-            reason: "not found in \(searchPath.joined(separator: ", ")); run scripts/setup to fetch it, "
+            reason: "not found in \(searchPath.joined(separator: ", ")); \(remedy), "
                 + "or set \(Self.environmentVariable) to the folder that holds it")
     }
 
+    /// The folder of the running executable, symbolic links resolved.
+    private static var executableFolder: URL? {
+        Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
+    /// `$XDG_DATA_HOME/facekit`, or `~/.local/share/facekit` when it is unset, as the XDG Base
+    /// Directory specification says.
+    private static var userDataFolder: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/facekit" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/facekit"
+    }
+
     private static func modelFoldersAboveExecutable() -> [String] {
-        guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return [] }
-        var folder = executable.deletingLastPathComponent()
+        guard var folder = executableFolder else { return [] }
         var found: [String] = []
         while folder.path != "/" {
             let candidate = folder.appendingPathComponent(".models").path

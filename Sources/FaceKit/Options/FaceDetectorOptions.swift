@@ -14,9 +14,10 @@
 public struct FaceDetectorOptions: Sendable, Equatable {
     /// Speed against recall.
     public enum PerformanceMode: String, Sendable, CaseIterable {
-        /// dlib's HOG detector: quick, frontal faces.
+        /// One YuNet pass at the scale minFaceSize allows.
         case fast
-        /// dlib's MMOD CNN detector: finds more small, turned and dark faces, much slower.
+        /// A finer YuNet search, mirrored as well: finds a few more small and turned faces, at
+        /// about 5 times the cost.
         case accurate
     }
 
@@ -39,11 +40,19 @@ public struct FaceDetectorOptions: Sendable, Equatable {
     public var minFaceSize: Double = 0.1
     /// Gives each face a ``Face/trackingID`` that persists across consecutive frames.
     public var isTrackingEnabled: Bool = false
+    /// Smallest detector confidence (``Face/detectionScore``) for a face to be reported, in
+    /// [0, 1]. Not in ML Kit. The default is where precision and recall balance on the fitting
+    /// photos (docs/accuracy.md); lower values find more faces and more false ones.
+    public var minDetectionScore: Double = FaceDetectorOptions.defaultMinDetectionScore
+
+    /// The default ``minDetectionScore``.
+    public static let defaultMinDetectionScore = 0.85
 
     public init() {}
 
     /// Throws ``FaceKitError/invalidOption(name:reason:)`` naming the first option that cannot be
-    /// honoured: contours together with tracking, or a minimum face size outside (0, 1].
+    /// honoured: contours together with tracking, a minimum face size outside (0, 1], or a
+    /// minimum detection score outside [0, 1].
     public func validate() throws(FaceKitError) {
         if contourMode == .all && isTrackingEnabled {
             throw .invalidOption(
@@ -55,6 +64,11 @@ public struct FaceDetectorOptions: Sendable, Equatable {
             throw .invalidOption(
                 name: "minFaceSize",
                 reason: "minFaceSize must be in (0, 1] (head width over image width), got \(minFaceSize)")
+        }
+        if !(minDetectionScore >= 0 && minDetectionScore <= 1) {
+            throw .invalidOption(
+                name: "minDetectionScore",
+                reason: "minDetectionScore must be in [0, 1] (the detector's confidence), got \(minDetectionScore)")
         }
     }
 }

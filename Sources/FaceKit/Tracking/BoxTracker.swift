@@ -16,7 +16,14 @@ import Foundation
 /// ``TrackerConfiguration/reidentificationWindowMs``; the closest one within
 /// ``TrackerConfiguration/maximumDescriptorDistance`` lends it its ID, so a face keeps its ID
 /// through re-entries and long gaps. A track matched by overlap in the same frame is never a
-/// candidate: one person is not in two places at once. Descriptors are asked for only when
+/// candidate: one person is not in two places at once. Last, a detection still unclaimed takes
+/// the ID of an unmatched live track whose predicted centre is close enough
+/// (``Track/reacquisitionScore(for:at:)``: the allowance grows with the frames missed) unless
+/// their descriptors say they are different people (``FaceDescriptorDistance/notSamePerson``): a
+/// face whose box shrank while it was being covered predicts its motion short, and comes back a
+/// little ahead of its prediction. When exactly one track is missing and exactly one detection
+/// is unclaimed, and their descriptors say they may be the same person, the detection takes the
+/// track's ID wherever it is: a face that turned away and back (``reacquire(_:boxes:strangers:timestampMs:)``). Descriptors are asked for only when
 /// needed: for such unmatched detections, and for a matched track every
 /// ``TrackerConfiguration/descriptorRefreshFrames`` frames when its match is unambiguous (no
 /// other detection overlaps its prediction), so a crossing does not teach it the wrong face.
@@ -80,6 +87,21 @@ public struct BoxTracker: Sendable {
             if let value = try lookUp(column) { strangers.append((column, value)) }
         }
         return apply(plan: plan, refreshes: refreshes, strangers: strangers, boxes: boxes, timestampMs: timestampMs)
+    }
+
+    /// Records faces followed from the previous frame without a detection (``FaceTracker`` moves
+    /// them by optical flow): each live track named in `boxes` is seen at its box, the others
+    /// miss this frame. An ID that is not live is ignored.
+    mutating func follow(_ boxes: [Int: CGRect], timestampMs: Double) {
+        for index in tracks.indices {
+            if let box = boxes[tracks[index].id] {
+                tracks[index].observe(box, at: timestampMs, smoothing: configuration.velocitySmoothing)
+            } else {
+                tracks[index].miss()
+            }
+        }
+        lostTracks.removeAll { timestampMs - $0.lastTimestampMs > configuration.reidentificationWindowMs }
+        retireMissedTracks()
     }
 
     /// Forgets every track, lost ones included; the next IDs continue from where they were, so an
@@ -146,12 +168,11 @@ public struct BoxTracker: Sendable {
             for index in revived.sorted(by: >) { lostTracks.remove(at: index) }
         }
 
+        reacquire(&ids, boxes: boxes, strangers: strangers, timestampMs: timestampMs)
+
         let seen = Set(ids.compactMap { $0 })
         for index in tracks.indices where !seen.contains(tracks[index].id) { tracks[index].miss() }
-        for track in tracks where track.missedFrames > configuration.maximumMissedFrames && !track.descriptors.isEmpty {
-            lostTracks.append(track)
-        }
-        tracks.removeAll { $0.missedFrames > configuration.maximumMissedFrames }
+        retireMissedTracks()
         let descriptorsByColumn = Dictionary(strangers.map { ($0.column, $0.descriptor) }, uniquingKeysWith: { a, _ in a })
         for (column, box) in boxes.enumerated() where ids[column] == nil {
             var track = Track(id: nextID, box: box, timestampMs: timestampMs)
@@ -163,5 +184,55 @@ public struct BoxTracker: Sendable {
             nextID += 1
         }
         return ids.map { $0! }
+    }
+
+    /// Reacquisition, after overlap and re-identification: a detection still unclaimed near where
+    /// an unmatched live track's motion leads takes its ID (a face that was covered while its box
+    /// shrank, so its predicted box fell short). When exactly one detection is unclaimed and
+    /// exactly one track is missing (live, or else lost within the re-identification window), and
+    /// their descriptors are known and do not say they are different people, it takes that ID
+    /// wherever it is: a face that turned away and back, with nothing else it could be.
+    private mutating func reacquire(
+        _ ids: inout [Int?], boxes: [CGRect], strangers: [(column: Int, descriptor: [Float])], timestampMs: Double
+    ) {
+        let claimed = Set(ids.compactMap { $0 })
+        let waiting = tracks.indices.filter { !claimed.contains(tracks[$0].id) }
+        let unclaimed = boxes.indices.filter { ids[$0] == nil }
+        guard !unclaimed.isEmpty else { return }
+        let descriptors = Dictionary(strangers.map { ($0.column, $0.descriptor) }, uniquingKeysWith: { a, _ in a })
+        func alike(_ track: Track, _ column: Int) -> Bool? {
+            guard let descriptor = descriptors[column], let distance = track.distance(to: descriptor) else { return nil }
+            return distance <= FaceDescriptorDistance.notSamePerson
+        }
+        let sole = waiting.count == 1 && unclaimed.count == 1
+        let scores = waiting.map { row in
+            unclaimed.map { column -> Double in
+                let similar = alike(tracks[row], column)
+                if similar == false { return -.infinity }
+                let score = tracks[row].reacquisitionScore(for: boxes[column], at: timestampMs)
+                return score < 0 && sole && similar == true ? 0 : score
+            }
+        }
+        for (row, column) in GreedyAssignment.pairs(scores: scores, minimum: 0) {
+            tracks[waiting[row]].observe(boxes[unclaimed[column]], at: timestampMs, smoothing: configuration.velocitySmoothing)
+            ids[unclaimed[column]] = tracks[waiting[row]].id
+        }
+        if waiting.isEmpty, unclaimed.count == 1, lostTracks.count == 1, alike(lostTracks[0], unclaimed[0]) == true {
+            var track = lostTracks.removeFirst()
+            track.reappear(boxes[unclaimed[0]], at: timestampMs)
+            if let descriptor = descriptors[unclaimed[0]] {
+                track.addDescriptor(descriptor, limit: configuration.descriptorsPerTrack)
+            }
+            ids[unclaimed[0]] = track.id
+            tracks.append(track)
+        }
+    }
+
+    /// Drops the tracks missed for too long; those with descriptors wait among the lost ones.
+    private mutating func retireMissedTracks() {
+        for track in tracks where track.missedFrames > configuration.maximumMissedFrames && !track.descriptors.isEmpty {
+            lostTracks.append(track)
+        }
+        tracks.removeAll { $0.missedFrames > configuration.maximumMissedFrames }
     }
 }

@@ -1,7 +1,25 @@
 import Foundation
 
 /// Finds faces in successive video frames and gives each a ``Face/trackingID`` that stays with
-/// the same person: a ``FaceDetector`` followed by a ``BoxTracker``.
+/// the same person: the detector every few frames, optical flow in between.
+///
+/// Detecting is the costly step, so it runs every ``detectionInterval`` analysed frames (and on
+/// the first). In between, each face seen in the previous frame is carried forward by
+/// ``FaceFollower``: its 68 points are followed by optical flow and the 68-point model is run
+/// again from the moved box. When a face cannot be carried (covered, turned away, left the
+/// picture, or two faces collapse onto one), the detector runs on that frame at once, and on
+/// every frame after while that face's track is still alive (up to
+/// ``TrackerConfiguration/maximumMissedFrames``), so that it is found again as soon as it is
+/// back. A new face entering the picture is found within ``detectionInterval`` frames. A
+/// ``BoxTracker`` gives IDs to detections; carried faces keep theirs. A face whose 68 points are
+/// implausible (``FaceShape/isPlausible``: mostly covered, or turned away) is neither followed
+/// nor reported, so it cannot start a track under a new ID while it is half hidden; it is taken
+/// up again as soon as it shows.
+///
+/// With smoothing on (the default), each face's box and points pass through a ``FaceSmoother``
+/// (One Euro filters), so that the box, landmarks and head angles of a still face stop
+/// trembling; the probabilities are computed from the unsmoothed points, so a blink is not
+/// smoothed away.
 ///
 /// The options must have `isTrackingEnabled` set, as ML Kit asks; contours are refused with
 /// tracking (``FaceDetectorOptions/validate()``). Frames are expected in playing order, with
@@ -12,7 +30,8 @@ import Foundation
 /// the picture or after a gap longer than the tracker's survival window: it compares dlib's face
 /// descriptor (dlib_face_recognition_resnet_model_v1.dat) of faces that overlap no track with
 /// the faces lost recently (``BoxTracker``). By default it is on when that model is found and
-/// off otherwise (``isReidentifying`` tells which); each descriptor costs a ResNet pass.
+/// off otherwise (``isReidentifying`` tells which, ``reidentificationUnavailableReason`` why); each
+/// descriptor costs a ResNet pass.
 ///
 /// With classification on, eye-open probabilities are judged against each tracked face's own
 /// recent openness (``VideoEyeClassifier``), so one person's blink reads as closed even when
@@ -41,69 +60,219 @@ public final class FaceTracker {
         case off
     }
 
+    /// The detector runs every this many analysed frames by default; faces are carried by
+    /// optical flow in between (chosen in docs/benchmarks.md, "Detecting every N frames").
+    public static let defaultDetectionInterval = 5
+
     public var options: FaceDetectorOptions { detector.options }
     public var configuration: TrackerConfiguration { tracker.configuration }
     /// Whether this tracker re-identifies faces by appearance.
     public var isReidentifying: Bool { descriptorNetwork != nil }
+    /// Why re-identification is off although it was asked for (``Reidentification/automatic``
+    /// and the descriptor model was not found); `nil` when it is on or was turned off.
+    public let reidentificationUnavailableReason: String?
+    /// The detector runs on every this many analysed frames (1: every frame).
+    public let detectionInterval: Int
+    /// Whether boxes and points are smoothed over time (``FaceSmoother``).
+    public let isSmoothing: Bool
+
     private let detector: FaceDetector
     private let descriptorNetwork: NativeFaceDescriptor?
+    private let pointTracker: NativePointTracker
     private var tracker: BoxTracker
+    /// Faces seen in the last analysed frame, by tracking ID: what the next frame carries.
+    private var followed: [Int: FaceFollower.State] = [:]
+    /// Analysed frames since the detector last ran (so that the first frame is detected).
+    private var framesSinceDetection = Int.max / 2
+    private var smoothers: [Int: FaceSmoother] = [:]
     private var eyeClassifiers: [Int: VideoEyeClassifier] = [:]
 
     /// Validates `options` (tracking on, no contours), then loads the detector's models and, as
     /// `reidentification` says, the face descriptor model.
-    public init(
+    public convenience init(
         options: FaceDetectorOptions, configuration: TrackerConfiguration = TrackerConfiguration(),
-        models: ModelLocator = ModelLocator(), reidentification: Reidentification = .automatic
+        models: ModelLocator = ModelLocator(), reidentification: Reidentification = .automatic,
+        detectionInterval: Int = FaceTracker.defaultDetectionInterval, smoothing: Bool = true
     ) throws(FaceKitError) {
         guard options.isTrackingEnabled else {
             throw .invalidOption(
                 name: "isTrackingEnabled", reason: "a FaceTracker gives tracking IDs only with isTrackingEnabled true")
         }
-        detector = try FaceDetector(options: options, models: models)
+        try self.init(
+            detector: FaceDetector(options: options, models: models), configuration: configuration, models: models,
+            reidentification: reidentification, detectionInterval: detectionInterval, smoothing: smoothing)
+    }
+
+    /// A tracker that finds faces with `detector` (which must have tracking enabled), so that a
+    /// caller who also analyses still photos loads the models once.
+    public init(
+        detector: FaceDetector, configuration: TrackerConfiguration = TrackerConfiguration(),
+        models: ModelLocator = ModelLocator(), reidentification: Reidentification = .automatic,
+        detectionInterval: Int = FaceTracker.defaultDetectionInterval, smoothing: Bool = true
+    ) throws(FaceKitError) {
+        guard detector.options.isTrackingEnabled else {
+            throw .invalidOption(
+                name: "isTrackingEnabled", reason: "a FaceTracker gives tracking IDs only with isTrackingEnabled true")
+        }
+        guard detectionInterval >= 1 else {
+            throw .invalidOption(
+                name: "detectionInterval", reason: "the detector must run every 1 or more frames, got \(detectionInterval)")
+        }
+        self.detector = detector
+        self.detectionInterval = detectionInterval
+        isSmoothing = smoothing
         switch reidentification {
         case .off:
             descriptorNetwork = nil
+            reidentificationUnavailableReason = nil
         case .required:
             descriptorNetwork = try NativeFaceDescriptor(modelPath: models.path(for: .faceDescriptor))
+            reidentificationUnavailableReason = nil
         case .automatic:
-            // A model that is found but unreadable is an error worth reporting, not a quiet "off".
-            let path = try? models.path(for: .faceDescriptor)
-            descriptorNetwork = try path.map { path throws(FaceKitError) in try NativeFaceDescriptor(modelPath: path) }
+            // Off when the model is not found; a model found but unreadable is an error worth
+            // reporting, not a quiet "off".
+            let path: Result<String, FaceKitError> = Result { () throws(FaceKitError) in try models.path(for: .faceDescriptor) }
+            switch path {
+            case .success(let path):
+                descriptorNetwork = try NativeFaceDescriptor(modelPath: path)
+                reidentificationUnavailableReason = nil
+            case .failure(let error):
+                descriptorNetwork = nil
+                reidentificationUnavailableReason = error.description
+            }
         }
         tracker = BoxTracker(configuration: configuration)
+        pointTracker = try NativePointTracker()
     }
 
     /// The faces in `image`, shown at `timestampMs`, ordered as ``FaceDetector/process(_:)``
     /// orders them, each with its tracking ID.
     public func process(_ image: FaceImage, timestampMs: Double) throws(FaceKitError) -> [Face] {
-        let analysed = try detector.analyse(image)
-        var faces = analysed.map(\.face)
-        let boxes = faces.map(\.frame)
-        let ids: [Int]
-        if let descriptorNetwork {
-            ids = try tracker.update(boxes: boxes, timestampMs: timestampMs) { (index) throws(FaceKitError) -> [Float]? in
-                let shape = analysed[index].shape
-                return shape.isPlausible ? try descriptorNetwork.descriptor(in: image, shape: shape) : nil
-            }
+        try pointTracker.push(image)
+        framesSinceDetection += 1
+        var faces: [(id: Int, state: FaceFollower.State)] = []
+        // A live track that is not being followed was lost a moment ago and may be back any frame.
+        let awaitingReturn = tracker.liveTrackIDs.contains { followed[$0] == nil }
+        if framesSinceDetection < detectionInterval, !awaitingReturn, let carried = try carryFollowedFaces(into: image) {
+            faces = carried
+            tracker.follow(Dictionary(uniqueKeysWithValues: carried.map { ($0.id, $0.state.frame) }), timestampMs: timestampMs)
         } else {
-            ids = tracker.update(boxes: boxes, timestampMs: timestampMs)
+            faces = try detectFaces(in: image, timestampMs: timestampMs)
+            framesSinceDetection = 0
         }
-        for index in faces.indices { faces[index].trackingID = ids[index] }
-        if options.classificationMode == .all {
-            for index in faces.indices {
-                eyeClassifiers[ids[index], default: VideoEyeClassifier()]
-                    .refine(&faces[index], shape: analysed[index].shape, timestampMs: timestampMs)
-            }
-            // A face unseen for a whole window has no usable eye history left.
-            eyeClassifiers = eyeClassifiers.filter { $0.value.lastTimestampMs >= timestampMs - EyeOpenLevel.window }
-        }
-        return faces
+        followed = Dictionary(uniqueKeysWithValues: faces.map { ($0.id, $0.state) })
+        let live = Set(tracker.liveTrackIDs)
+        smoothers = smoothers.filter { live.contains($0.key) }
+
+        var result = faces.map { id, state in face(id: id, state: state, image: image, timestampMs: timestampMs) }
+        result.sort { ($0.frame.minX, $0.frame.minY) < ($1.frame.minX, $1.frame.minY) }
+        // A face unseen for a whole window has no usable eye history left.
+        eyeClassifiers = eyeClassifiers.filter { $0.value.lastTimestampMs >= timestampMs - EyeOpenLevel.window }
+        return result
     }
 
     /// Forgets every face seen so far, for a new video; IDs are not reused.
     public func reset() {
         tracker.removeAllTracks()
+        followed.removeAll()
+        smoothers.removeAll()
         eyeClassifiers.removeAll()
+        framesSinceDetection = Int.max / 2
+    }
+
+    // MARK: - Steps
+
+    /// The faces of the last frame carried into this one, or `nil` when one of them is lost (or
+    /// two became one) and the detector must run.
+    private func carryFollowedFaces(into image: FaceImage) throws(FaceKitError) -> [(id: Int, state: FaceFollower.State)]? {
+        var carried: [(id: Int, state: FaceFollower.State)] = []
+        for id in followed.keys.sorted() {
+            guard let state = try FaceFollower.carry(followed[id]!, with: pointTracker, detector: detector, in: image)
+            else { return nil }
+            carried.append((id, state))
+        }
+        for (a, b) in carried.indices.flatMap({ a in carried.indices.filter { $0 > a }.map { (a, $0) } })
+        where BoxOverlap.intersectionOverUnion(carried[a].state.frame, carried[b].state.frame) > 0.5 {
+            return nil
+        }
+        return carried
+    }
+
+    /// A full detection, matched to the tracks by ``BoxTracker`` (with descriptors when
+    /// re-identifying).
+    private func detectFaces(in image: FaceImage, timestampMs: Double) throws(FaceKitError)
+        -> [(id: Int, state: FaceFollower.State)]
+    {
+        let states = try detector.candidates(in: image).map { candidate throws(FaceKitError) in
+            FaceFollower.State(
+                shape: try detector.shape(in: image, seedBox: candidate.seedBox), frame: candidate.frame,
+                seedBox: candidate.seedBox,
+                detectionScore: candidate.score)
+        }.filter { $0.shape.isPlausible }  // mostly covered or turned away: taken up when it shows
+        let boxes = states.map(\.frame)
+        let ids: [Int]
+        if let descriptorNetwork {
+            ids = try tracker.update(boxes: boxes, timestampMs: timestampMs) { (index) throws(FaceKitError) -> [Float]? in
+                let shape = states[index].shape
+                return shape.isPlausible ? try descriptorNetwork.descriptor(in: image, shape: shape) : nil
+            }
+        } else {
+            ids = tracker.update(boxes: boxes, timestampMs: timestampMs)
+        }
+        var result: [(id: Int, state: FaceFollower.State)] = []
+        for (id, detected) in zip(ids, states) {
+            guard let previous = followed[id], BoxOverlap.intersectionOverUnion(previous.frame, detected.frame) >= 0.1 else {
+                smoothers[id] = nil  // new, or re-identified after a jump: its smoothing starts afresh
+                result.append((id, detected))
+                continue
+            }
+            result.append((id, try blended(previous, detected, in: image)))
+        }
+        return result
+    }
+
+    /// Weight of a new detection's boxes against those carried by flow, for a face followed into
+    /// a detection frame.
+    static let detectionWeight = 0.5
+
+    /// The detection of a face that was being followed, with its boxes moved half way back toward
+    /// where the flow carried them: the detector corrects the flow's drift, and the 68-point model
+    /// does not jump between the two seed boxes (which can flip a half-closed eye's reading).
+    private func blended(_ previous: FaceFollower.State, _ detected: FaceFollower.State, in image: FaceImage)
+        throws(FaceKitError) -> FaceFollower.State
+    {
+        guard let carried = try FaceFollower.carry(previous, with: pointTracker, detector: detector, in: image),
+            BoxOverlap.intersectionOverUnion(carried.frame, detected.frame) >= 0.5
+        else { return detected }
+        func mix(_ a: CGRect, _ b: CGRect) -> CGRect {
+            let w = Self.detectionWeight
+            return CGRect(
+                x: a.minX + (b.minX - a.minX) * w, y: a.minY + (b.minY - a.minY) * w,
+                width: a.width + (b.width - a.width) * w, height: a.height + (b.height - a.height) * w)
+        }
+        let seedBox = mix(carried.seedBox, detected.seedBox)
+        let shape = try detector.shape(in: image, seedBox: seedBox)
+        guard shape.isPlausible else { return detected }
+        return FaceFollower.State(
+            shape: shape, frame: mix(carried.frame, detected.frame), seedBox: seedBox,
+            detectionScore: detected.detectionScore)
+    }
+
+    /// The reported face: smoothed geometry, probabilities from the measured points.
+    private func face(id: Int, state: FaceFollower.State, image: FaceImage, timestampMs: Double) -> Face {
+        var box = state.frame
+        var shape = state.shape
+        if isSmoothing {
+            (box, shape) = smoothers[id, default: FaceSmoother(parameters: FaceSmoother.defaultParameters)]
+                .smooth(box: box, shape: shape, timestampMs: timestampMs)
+        }
+        var face = detector.face(
+            frame: box, shape: shape, classifiedAs: state.shape, detectionScore: state.detectionScore,
+            imageSize: image.fullSize)
+        face.trackingID = id
+        if options.classificationMode == .all {
+            eyeClassifiers[id, default: VideoEyeClassifier()].refine(&face, shape: state.shape, timestampMs: timestampMs)
+        }
+        return face
     }
 }

@@ -40,6 +40,24 @@ struct Track: Sendable, Equatable {
             BoxOverlap.intersectionOverUnion(lastBox, box))
     }
 
+    /// How well `box` continues this track when it does not overlap the prediction: positive when
+    /// its centre lies within an allowance of the predicted centre or of the last seen one (half
+    /// the track's width, plus a twentieth of it per frame missed, at most twice the width) and
+    /// its size is within 1.5 times the track's, higher the closer; negative otherwise.
+    func reacquisitionScore(for box: CGRect, at timestampMs: Double) -> Double {
+        let predicted = predictedBox(at: timestampMs)
+        let width = Double(lastBox.width)
+        guard width > 0, box.width > 0 else { return -1 }
+        let ratio = Double(box.width) / width
+        guard ratio >= 1 / 1.5, ratio <= 1.5 else { return -1 }
+        let centre = CGPoint(x: box.midX, y: box.midY)
+        let distance = min(
+            centre.distance(to: CGPoint(x: predicted.midX, y: predicted.midY)),
+            centre.distance(to: CGPoint(x: lastBox.midX, y: lastBox.midY)))
+        let allowance = width * min(2, 0.5 + 0.05 * Double(missedFrames))
+        return 1 - distance / allowance
+    }
+
     /// Records a match, updating the smoothed velocity.
     mutating func observe(_ box: CGRect, at timestampMs: Double, smoothing: Double) {
         let elapsed = timestampMs - lastTimestampMs
@@ -94,6 +112,13 @@ struct Track: Sendable, Equatable {
 
 /// Distances between face descriptors.
 enum FaceDescriptorDistance {
+    /// Beyond this distance two descriptors are taken as different people even when motion says
+    /// otherwise. dlib's threshold for "the same person" is 0.6, for whole frontal faces; a face
+    /// half covered or turned reads further from its own frontal descriptors (0.60 for the
+    /// astronaut emerging from behind her twin in TestVideos/crossing.mp4), so motion is given
+    /// some benefit of the doubt.
+    static let notSamePerson = 0.7
+
     /// Euclidean distance; traps on descriptors of different lengths.
     static func euclidean(_ a: [Float], _ b: [Float]) -> Double {
         precondition(a.count == b.count, "FaceDescriptorDistance.euclidean: lengths \(a.count) and \(b.count) differ")

@@ -19,7 +19,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
     public var maximumMissedFrames: Int = 30
     /// Weight of the newest measurement in the smoothed velocity, in (0, 1]: lower values
     /// steady the prediction against the detector's jitter, higher ones follow turns sooner.
-    public var velocitySmoothing: Double = 0.5
+    public var velocitySmoothing: Double = 0.2
 
     /// How long, in milliseconds of video since it was last seen, a dropped track can still be
     /// re-identified by appearance (when the tracker is given face descriptors). 10 s covers a
@@ -40,7 +40,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
     public init() {}
 
     /// A configuration with the given values; see the properties for their meaning.
-    public init(minimumOverlap: Double = 0.2, maximumMissedFrames: Int = 30, velocitySmoothing: Double = 0.5) {
+    public init(minimumOverlap: Double = 0.2, maximumMissedFrames: Int = 30, velocitySmoothing: Double = 0.2) {
         self.minimumOverlap = minimumOverlap
         self.maximumMissedFrames = maximumMissedFrames
         self.velocitySmoothing = velocitySmoothing

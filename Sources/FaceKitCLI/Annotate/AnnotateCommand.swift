@@ -34,6 +34,9 @@ public struct AnnotateCommand: ParsableCommand {
                     "quality", \.quality, valueName: "1-100", help: "JPEG and WebP quality of the annotated images."),
                 .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
                 .flag("quiet", \.quiet, help: "Do not show progress on a terminal."),
+            ]
+            + VideoFlags.arguments(\.video)
+            + [
                 .positional("input", \.inputs, help: "An image, a video, or a folder to search for images."),
             ]
     }
@@ -44,6 +47,7 @@ public struct AnnotateCommand: ParsableCommand {
     public var quality = 92
     public var maxPixels = FaceImage.defaultMaxPixels
     public var quiet = false
+    public var video = VideoFlags()
     public var inputs: [String] = []
 
     public init() {}
@@ -97,6 +101,7 @@ public struct AnnotateCommand: ParsableCommand {
                 "'\(flag)' cannot be combined with tracking, which 'facekit annotate' does for videos (\(video)): "
                     + "ML Kit computes contours only without tracking (annotate the videos without contours)")
         }
+        try video.validate()
         try effectiveDetection.validate(imageOptions)
     }
 
@@ -110,17 +115,19 @@ public struct AnnotateCommand: ParsableCommand {
         let detector: FaceDetector?
         let tracker: FaceTracker?
         do {
-            detector = hasImages ? try FaceDetector(options: imageOptions, models: detection.models) : nil
-            tracker = hasVideos ? try FaceTracker(options: videoOptions, models: detection.models) : nil
+            // One landmark model in memory for both.
+            let photos = try FaceDetector(options: imageOptions, models: detection.models)
+            detector = hasImages ? photos : nil
+            tracker = hasVideos
+                ? try video.tracker(
+                    detector: FaceDetector(options: videoOptions, sharingModelsWith: photos), models: detection.models,
+                    reidentification: .automatic)
+                : nil
         } catch {
             if case .invalidOption = error { throw DetectionFlags.usageError(error) }
             throw error
         }
-        if let tracker, !tracker.isReidentifying, !quiet {
-            context.stderr.writeDiagnostic(
-                "note: \(ModelLocator.Model.faceDescriptor.rawValue) not found; faces that leave and "
-                    + "come back get new IDs (run scripts/setup to fetch it)")
-        }
+        if let note = tracker?.reidentificationNote { context.stderr.writeDiagnostic(note) }
         // Every input file, so that no output replaces one.
         var inputFiles: [AnnotationTarget.FileIdentity: String] = [:]
         for case .success(let target) in targets {

@@ -7,12 +7,12 @@ import Foundation
 /// tracking, an absent probability or landmark.
 ///
 /// ```
-/// source,frame,timestamp_ms,face,tracking_id,x,y,width,height,head_euler_x,...
-/// photos/a.jpg,,,0,,120.5,88,210,210,-3.1,12.25,0.5,,,
+/// source,frame,timestamp_ms,face,tracking_id,x,y,width,height,detection_score,head_euler_x,...
+/// photos/a.jpg,,,0,,120.5,88,210,210,0.9312,-3.1,12.25,0.5,,,
 /// ```
 public struct CSVFaceWriter: FaceRecordWriter {
     public static let fixedColumns = [
-        "source", "frame", "timestamp_ms", "face", "tracking_id", "x", "y", "width", "height",
+        "source", "frame", "timestamp_ms", "face", "tracking_id", "x", "y", "width", "height", "detection_score",
         "head_euler_x", "head_euler_y", "head_euler_z",
         "smiling_probability", "left_eye_open_probability", "right_eye_open_probability",
     ]
@@ -46,6 +46,7 @@ public struct CSVFaceWriter: FaceRecordWriter {
             text(Double(face.frame.origin.y), NumberFormat.coordinate),
             text(Double(face.frame.size.width), NumberFormat.coordinate),
             text(Double(face.frame.size.height), NumberFormat.coordinate),
+            text(face.detectionScore, NumberFormat.probability),
             text(face.headEulerAngleX, NumberFormat.angle),
             text(face.headEulerAngleY, NumberFormat.angle),
             text(face.headEulerAngleZ, NumberFormat.angle),

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```json
 /// {"source":"a.jpg","frame":null,"timestamp_ms":null,"face":0,"tracking_id":null,
-///  "box":{"x":120.5,"y":88,"width":210,"height":210},"head_euler":{"x":-3.1,"y":12.25,"z":0.5},
+///  "box":{"x":120.5,"y":88,"width":210,"height":210},"detection_score":0.9312,"head_euler":{"x":-3.1,"y":12.25,"z":0.5},
 ///  "smiling_probability":null,"left_eye_open_probability":null,"right_eye_open_probability":null,
 ///  "absent":{"smiling_probability":"not_requested",...}}
 /// ```
@@ -36,6 +36,7 @@ public struct JSONLinesFaceWriter: FaceRecordWriter {
         json += ",\"y\":" + number(Double(face.frame.origin.y), NumberFormat.coordinate)
         json += ",\"width\":" + number(Double(face.frame.size.width), NumberFormat.coordinate)
         json += ",\"height\":" + number(Double(face.frame.size.height), NumberFormat.coordinate) + "}"
+        json += ",\"detection_score\":" + number(face.detectionScore, NumberFormat.probability)
         json += ",\"head_euler\":{\"x\":" + number(face.headEulerAngleX, NumberFormat.angle)
         json += ",\"y\":" + number(face.headEulerAngleY, NumberFormat.angle)
         json += ",\"z\":" + number(face.headEulerAngleZ, NumberFormat.angle) + "}"

@@ -45,6 +45,9 @@ public struct TrackCommand: ParsableCommand {
                     "reid-window", \.reidWindow, valueName: "seconds",
                     help: "How long after a face was last seen it can still be recognised by appearance."),
                 .flag("no-reid", \.noReid, help: "Do not re-identify faces by appearance (faster)."),
+            ]
+            + VideoFlags.arguments(\.video)
+            + [
                 .option(
                     "format", \.format, valueName: "format", help: "Write one CSV row or one JSON object per face."),
                 .option(
@@ -65,6 +68,7 @@ public struct TrackCommand: ParsableCommand {
     public var maxMissed = TrackerConfiguration().maximumMissedFrames
     public var reidWindow = TrackerConfiguration().reidentificationWindowMs / 1000
     public var noReid = false
+    public var video = VideoFlags()
     public var format: OutputFormat = .csv
     public var output: String?
     public var summary: String?
@@ -117,6 +121,7 @@ public struct TrackCommand: ParsableCommand {
                 "The value '\(reidWindow.defaultValueDescription)' is invalid for '--reid-window <seconds>': "
                     + "it must not be negative")
         }
+        try video.validate()
         if output?.isEmpty == true { throw CommandError("The value '' is invalid for '--output <file>'") }
         if summary?.isEmpty == true { throw CommandError("The value '' is invalid for '--summary <file>'") }
         try detection.validate(detectorOptions)
@@ -128,20 +133,18 @@ public struct TrackCommand: ParsableCommand {
         let sink: any TextOutput = file ?? context.stdout
         let tracker: FaceTracker
         do {
-            tracker = try FaceTracker(
-                options: detectorOptions, configuration: trackerConfiguration,
-                models: detection.models, reidentification: reidentification)
+            tracker = try video.tracker(
+                detector: FaceDetector(options: detectorOptions, models: detection.models),
+                configuration: trackerConfiguration, models: detection.models, reidentification: reidentification,
+                every: every)
         } catch {
             file?.discard()
             summaryFile?.discard()
             if case .invalidOption = error { throw DetectionFlags.usageError(error) }
             throw error
         }
-        if !noReid && !tracker.isReidentifying && !quiet {
-            context.stderr.writeDiagnostic(
-                "note: \(ModelLocator.Model.faceDescriptor.rawValue) not found; faces that leave and "
-                    + "come back get new IDs (run scripts/setup to fetch it, or pass --no-reid)")
-        }
+        // Said even with --quiet: it changes what the IDs mean.
+        if let note = tracker.reidentificationNote { context.stderr.writeDiagnostic(note) }
         let writer = format.writer(columns: FaceRecordColumns(landmarks: detection.landmarks), output: sink)
         writer.writeHeader()
         var table = TrackSummary(countsBlinks: detection.classify)

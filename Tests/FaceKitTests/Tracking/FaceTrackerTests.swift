@@ -37,7 +37,9 @@ struct FaceTrackerTests {
         let tracked = try TrackedVideo.faces(in: "\(folder)/\(clip).mp4", options: TrackedVideo.trackingOptions)
         let score = TrackingScore(truth: truth, faces: tracked)
         #expect(score.recall > 0.9, "\(score)")
-        #expect(score.falsePositives == 0, "\(score)")
+        // The truth lists a face only while less than half of it is covered; YuNet may report it
+        // a frame before it is half out (crossing: frame 72, the astronaut behind her twin).
+        #expect(score.falsePositives <= 1, "\(score)")
         #expect(score.unexplainedSwitches.isEmpty, "\(score)")
         // The astronaut stays in the picture (behind the twin or the pole for under a second).
         #expect(score.idsByIdentity["astronaut"]?.count == 1, "\(score)")
@@ -74,9 +76,10 @@ struct FaceTrackerTests {
         }
     }
 
-    /// OTB's Girl (128x96): dlib's HOG finds her only while she faces the camera, about half of
-    /// the 250 frames; she turns away for 39 frames around frame 100 and comes back elsewhere.
-    @Test("follows the OTB Girl's face where the detector finds it, with one ID", .needsSharedData, .needsModels)
+    /// OTB's Girl (128x96): she turns away twice (from frame 86 and from 175) and comes back
+    /// elsewhere; YuNet finds her in more frames than dlib's HOG did (130 of 250), turned faces
+    /// included.
+    @Test("follows the OTB Girl's face through two turns away, with one ID", .needsSharedData, .needsModels)
     func otbGirl() throws {
         let folder = TestData.shared("video/otb-girl")
         let truth = try GroundTruth(otbFile: folder + "/groundtruth_rect.txt", identity: "girl")
@@ -92,11 +95,11 @@ struct FaceTrackerTests {
         // OTB boxes take in the hair, dlib's are square on the face: 0.3 is the same face.
         let score = TrackingScore(truth: truth, faces: tracked, minimumOverlap: 0.3)
         #expect(score.falsePositives == 0, "\(score)")
-        #expect(score.matchedCount >= 120, "\(score)")
+        #expect(score.matchedCount >= 130, "\(score)")
         #expect(score.overlaps.filter { $0 >= 0.5 }.count >= score.matchedCount * 8 / 10, "\(score)")
-        // After the 39 undetected frames she reappears 16 px (two thirds of her face's width) from
-        // where she was lost, beyond what overlap can bridge (one switch without re-identification,
-        // measured); dlib's face descriptor recognises her.
+        // She comes back 37 px (over two face widths) from where she was lost, and after her second
+        // turn beyond the survival window: the face descriptor, and her being the only face,
+        // keep her ID (BoxTracker's reacquisition).
         #expect(score.totalSwitches == 0, "\(score)")
         #expect(score.idsByIdentity["girl"] == [0], "\(score)")
         let firstRun = (0...82).compactMap { tracked[$0]?.first?.trackingID }

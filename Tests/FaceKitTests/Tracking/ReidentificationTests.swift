@@ -41,8 +41,8 @@ private func step(_ tracker: inout BoxTracker, _ boxes: [CGRect], _ descriptors:
 @Suite("BoxTracker re-identification")
 struct ReidentificationTests {
     @Test(
-        "a face that comes back elsewhere after the survival window keeps its ID only when it looks the same",
-        arguments: [(0.0, true), (0.3, true), (0.49, true), (0.51, false), (1.0, false)] as [(Float, Bool)])
+        "the only face to come back after the survival window keeps its ID unless it looks like someone else",
+        arguments: [(0.0, true), (0.3, true), (0.49, true), (0.69, true), (0.71, false), (1.0, false)] as [(Float, Bool)])
     func reentry(distance: Float, keeps: Bool) {
         var tracker = BoxTracker(configuration: TrackerConfiguration(maximumMissedFrames: 5))
         var ids: [Int] = []
@@ -51,6 +51,21 @@ struct ReidentificationTests {
         #expect(tracker.liveTrackIDs.isEmpty && tracker.lostTrackIDs == [0])
         ids += step(&tracker, [box(400)], [Person.nudged(0, by: distance)], frame: 60)
         #expect((Set(ids).count == 1) == keeps, "\(ids)")
+    }
+
+    @Test(
+        "with two faces away, one back keeps its ID only when it looks the same, within 0.5",
+        arguments: [(0.3, true), (0.49, true), (0.51, false), (0.69, false)] as [(Float, Bool)])
+    func reentryAmongTwo(distance: Float, keeps: Bool) {
+        var tracker = BoxTracker(configuration: TrackerConfiguration(maximumMissedFrames: 5))
+        var first: [Int] = []
+        for frame in 0..<10 {
+            first.append(step(&tracker, [box(100), box(300)], [Person.descriptor(0), Person.descriptor(1)], frame: frame)[0])
+        }
+        for frame in 10..<60 { _ = step(&tracker, [], [], frame: frame) }
+        #expect(tracker.lostTrackIDs.count == 2)
+        let back = step(&tracker, [box(500)], [Person.nudged(0, by: distance)], frame: 60)
+        #expect((back[0] == first[0]) == keeps, "\(back) after \(first)")
     }
 
     @Test("a dropped track is forgotten after the re-identification window")

@@ -2,7 +2,7 @@ internal import CFaceKit
 import Foundation
 
 /// One of dlib's face detectors (`fk_detector`). Not thread-safe: use one per thread.
-final class NativeDetector {
+final class NativeDlibDetector {
     enum Kind: Int32 {
         /// dlib's frontal_face_detector (HOG + linear SVM), 80x80 px window.
         case hog = 0

@@ -4,8 +4,8 @@ import Testing
 
 @Suite("DetectionMerge")
 struct DetectionMergeTests {
-    static func detection(_ x: Double, _ y: Double, _ size: Double, score: Double = 1) -> NativeDetector.Detection {
-        NativeDetector.Detection(box: CGRect(x: x, y: y, width: size, height: size), score: score)
+    static func detection(_ x: Double, _ y: Double, _ size: Double, score: Double = 1) -> NativeDlibDetector.Detection {
+        NativeDlibDetector.Detection(box: CGRect(x: x, y: y, width: size, height: size), score: score)
     }
 
     @Test("a face both detectors found takes the HOG box and the CNN score")

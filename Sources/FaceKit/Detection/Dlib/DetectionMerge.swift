@@ -16,9 +16,9 @@ enum DetectionMerge {
     /// Boxes that overlap this much (intersection over union) are taken as one face.
     static let sameFaceOverlap = 0.3
 
-    static func merged(cnn: [NativeDetector.Detection], hog: [NativeDetector.Detection]) -> [NativeDetector.Detection] {
+    static func merged(cnn: [NativeDlibDetector.Detection], hog: [NativeDlibDetector.Detection]) -> [NativeDlibDetector.Detection] {
         var unusedHOG = Array(hog.indices)
-        var merged: [NativeDetector.Detection] = []
+        var merged: [NativeDlibDetector.Detection] = []
         for var detection in cnn {
             let mapped = CNNBoxMapping.hogStyle(detection.box)
             let best = unusedHOG.max {

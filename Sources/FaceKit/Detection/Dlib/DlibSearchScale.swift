@@ -5,9 +5,9 @@
 /// searched at a reduced size (faster), small photos are enlarged so small faces are still found.
 ///
 /// ```swift
-/// SearchScale.scale(imageWidth: 3000, imageHeight: 2000, minFaceSize: 0.1)  // 80 / 240 ≈ 0.33
+/// DlibSearchScale.scale(imageWidth: 3000, imageHeight: 2000, minFaceSize: 0.1)  // 80 / 240 ≈ 0.33
 /// ```
-enum SearchScale {
+enum DlibSearchScale {
     /// Smallest face box the detectors find, in pixels.
     static let detectorWindow = 80.0
     /// A dlib face box spans about 80% of the head's width (cheek to cheek, not ear to ear).

@@ -1,0 +1,60 @@
+internal import CFaceKit
+import Foundation
+
+/// The YuNet face detector (`fk_yunet`): one network pass over a region of an image.
+/// Not thread-safe (OpenCV's network keeps its activations): use one per thread.
+final class NativeYuNet {
+    /// One face as YuNet reports it, in pixels of the image searched.
+    struct Face: Equatable {
+        /// YuNet's own box convention (WIDER FACE: forehead to chin, ear to ear), not dlib's.
+        var box: CGRect
+        /// The subject's right eye, left eye, nose tip, right and left mouth corner.
+        var keypoints: [CGPoint]
+        /// Confidence in 0 ... 1.
+        var score: Double
+    }
+
+    private let pointer: OpaquePointer
+
+    /// Runs `fk_yunet_create`: loads the ONNX file and checks it is YuNet.
+    init(modelPath: String) throws(FaceKitError) {
+        var created: OpaquePointer?
+        try callNative(subject: modelPath) { fk_yunet_create(modelPath, &created, $0) }
+        pointer = created!
+    }
+
+    deinit { fk_yunet_free(pointer) }
+
+    /// Runs `fk_yunet_detect` once: `region` resized by `scale` (mirrored first if asked), faces
+    /// scoring at least `minimumScore`, thinned by non-maximum suppression at `maximumOverlap`;
+    /// best first.
+    func detect(in image: FaceImage, pass: SearchPass, minimumScore: Double, maximumOverlap: Double)
+        throws(FaceKitError) -> [Face]
+    {
+        var capacity = 64
+        while true {
+            var buffer = [fk_yunet_face](repeating: fk_yunet_face(), count: capacity)
+            var count: Int32 = 0
+            try callNative(subject: "face detection") {
+                fk_yunet_detect(
+                    pointer, image.handle.pointer, fk_rect(pass.region), Float(pass.scale), pass.isMirrored ? 1 : 0,
+                    Float(minimumScore), Float(maximumOverlap), &buffer, Int32(capacity), &count, $0)
+            }
+            // Every face fitted: done. Otherwise ask again with room for all of them.
+            guard Int(count) > capacity else { return buffer.prefix(Int(count)).map(Face.init) }
+            capacity = Int(count)
+        }
+    }
+}
+
+extension NativeYuNet.Face {
+    init(_ native: fk_yunet_face) {
+        box = CGRect(
+            x: Double(native.box.x), y: Double(native.box.y), width: Double(native.box.width),
+            height: Double(native.box.height))
+        keypoints = withUnsafeBytes(of: native.keypoints) { raw in
+            raw.bindMemory(to: fk_point.self).map { CGPoint(x: Double($0.x), y: Double($0.y)) }
+        }
+        score = Double(native.score)
+    }
+}

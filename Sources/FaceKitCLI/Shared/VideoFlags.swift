@@ -1,0 +1,53 @@
+import FaceKit
+
+/// The flags of the commands that follow faces through video (`track`, `annotate`): how often
+/// the detector runs and whether boxes and points are smoothed over time.
+public struct VideoFlags: Sendable {
+    public var detectionInterval = FaceTracker.defaultDetectionInterval
+    public var noSmoothing = false
+
+    public init() {}
+
+    /// The flags' definitions, bound to the group stored at `group` in `Command`.
+    public static func arguments<Command>(_ group: WritableKeyPath<Command, VideoFlags>) -> [ArgumentDefinition<Command>] {
+        [
+            .option(
+                "detection-interval", group.appending(path: \.detectionInterval), valueName: "frames",
+                help: "Run the detector every nth video frame and follow faces by optical flow in between (1: detect on every frame)."),
+            .flag(
+                "no-smoothing", group.appending(path: \.noSmoothing),
+                help: "Report each frame's measurement as is, without steadying boxes, landmarks and angles over time."),
+        ]
+    }
+
+    public func validate() throws(CommandError) {
+        guard detectionInterval >= 1 else {
+            throw CommandError(
+                "The value '\(detectionInterval)' is invalid for '--detection-interval <frames>': it must be at least 1")
+        }
+    }
+
+    /// A tracker for `detector` with these flags, for a video of which every `every`th frame is
+    /// analysed.
+    ///
+    /// `--detection-interval` counts video frames, so that a face entering the picture is found
+    /// as soon whatever `--every` is: the tracker, which counts analysed frames, detects on every
+    /// `max(1, detectionInterval / every)`th of them.
+    public func tracker(
+        detector: FaceDetector, configuration: TrackerConfiguration = TrackerConfiguration(), models: ModelLocator,
+        reidentification: FaceTracker.Reidentification, every: Int = 1
+    ) throws(FaceKitError) -> FaceTracker {
+        try FaceTracker(
+            detector: detector, configuration: configuration, models: models, reidentification: reidentification,
+            detectionInterval: max(1, detectionInterval / max(1, every)), smoothing: !noSmoothing)
+    }
+}
+
+extension FaceTracker {
+    /// The note `track` and `annotate` print when faces will not be re-identified by appearance,
+    /// with the reason; `nil` when they will be, or when the user turned it off.
+    var reidentificationNote: String? {
+        guard let reason = reidentificationUnavailableReason else { return nil }
+        return "note: re-identification by appearance is off, so faces that leave and come back get new IDs: " + reason
+    }
+}
