@@ -13,7 +13,7 @@ import Foundation
 /// ```
 struct EvaluateCommand {
     enum Subcommand: String, CaseIterable {
-        case detection, landmarks, tracking, benchmark
+        case detection, landmarks, tracking, jitter, benchmark
         case videoBenchmark = "video-benchmark"
 
         var abstract: String {
@@ -21,6 +21,7 @@ struct EvaluateCommand {
             case .detection: "Detection recall and false positives on dlib-faces boxes and CompreFace noses."
             case .landmarks: "ML Kit landmark error on the Helen photos against 68 points placed by people."
             case .tracking: "Tracking IDs against per-frame ground truth: MOTA, IDF1, identity switches."
+            case .jitter: "Frame-to-frame trembling of tracked boxes and angles, with and without smoothing."
             case .videoBenchmark: "Tracking frames per second next to decoding alone (use a release build)."
             case .benchmark: "Model load, decode and per-image analysis time (use a release build)."
             }
@@ -50,7 +51,7 @@ struct EvaluateCommand {
     /// Models from the repository's `.models` first, so the binary can live in any scratch folder.
     static var models: ModelLocator { ModelLocator(directory: repository.appendingPathComponent(".models").path) }
 
-    static let usage = "facekit-evaluate <detection|landmarks|tracking|benchmark|video-benchmark> [--data <dir>] [--runs <n>] [--detector <yunet|dlib|all>]"
+    static let usage = "facekit-evaluate <detection|landmarks|tracking|jitter|benchmark|video-benchmark> [--data <dir>] [--runs <n>] [--detector <yunet|dlib|all>]"
 
     static var help: String {
         """
@@ -111,7 +112,8 @@ struct EvaluateCommand {
         case .detection: try DetectionEvaluation(data: data, detectors: detectors).run()
         case .landmarks: try LandmarkEvaluation(data: data, detectors: detectors).run()
         case .tracking: try TrackingEvaluation(data: data).run()
-        case .videoBenchmark: try VideoBenchmark(runs: runs).run()
+        case .jitter: try JitterEvaluation(data: data).run()
+        case .videoBenchmark: try VideoBenchmark(data: data, runs: runs).run()
         case .benchmark: try Benchmark(data: data, runs: runs, detectors: detectors).run()
         }
     }

@@ -1,36 +1,59 @@
-import FaceKit
+@_spi(Evaluation) import FaceKit
 import Foundation
 
-/// Tracking speed on video, single worker, fast mode, every frame: frames per second of
-/// `FaceTracker` with and without re-identification, next to decoding alone (FaceKit's
-/// `VideoReader`, and the ffmpeg command line) on the same clip. The 640x360 clip is
-/// TestVideos/crossing.mp4; the 1280x720 one is the same clip scaled up by ffmpeg.
+/// Tracking speed on video, one worker, fast mode, every frame analysed: frames per second of
+/// `FaceTracker` as `facekit track` runs it (YuNet every 5th frame, optical flow in between,
+/// re-identification on and off), next to YuNet on every frame and to dlib's HOG on every frame
+/// (FaceKit's tracker before YuNet), and next to decoding alone (the ffmpeg command line, and
+/// FaceKit's `VideoReader`). Models are loaded before timing; each figure is the median of `runs`
+/// passes. Clips: the Hamilton clip (real, 640x360, from the development data), a FOCUS webcam
+/// clip (640x480), TestVideos/crossing.mp4 (640x360) and the same scaled to 1280x720.
 struct VideoBenchmark {
+    let data: URL
     let runs: Int
 
+    /// One way of tracking: the detector, how often it runs, and re-identification.
+    struct Setup {
+        var name: String
+        var detector: FaceDetector.DetectorKind
+        var interval: Int
+        var reidentification: FaceTracker.Reidentification
+    }
+
+    static let setups = [
+        Setup(name: "track (YuNet every 5th + flow, re-ID on)", detector: .yunet, interval: 5, reidentification: .required),
+        Setup(name: "track (re-ID off)", detector: .yunet, interval: 5, reidentification: .off),
+        Setup(name: "YuNet every frame (re-ID off)", detector: .yunet, interval: 1, reidentification: .off),
+        Setup(name: "dlib HOG every frame, before (re-ID off)", detector: .dlib, interval: 1, reidentification: .off),
+    ]
+
     func run() throws {
-        let small = EvaluateCommand.repository.appendingPathComponent("TestVideos/crossing.mp4").path
+        let crossing = EvaluateCommand.repository.appendingPathComponent("TestVideos/crossing.mp4").path
         let large = NSTemporaryDirectory() + "facekit-crossing-1280x720.mp4"
-        try ffmpeg(["-y", "-i", small, "-vf", "scale=1280:720", "-c:v", "libx264", "-crf", "23", large])
+        try ffmpeg(["-y", "-i", crossing, "-vf", "scale=1280:720", "-c:v", "libx264", "-crf", "23", large])
+        let clips = [
+            data.appendingPathComponent("video/short_hamilton_clip.mp4").path,
+            data.appendingPathComponent("eyes/focus-blink/soniya_test_3.avi").path, crossing, large,
+        ].filter { FileManager.default.fileExists(atPath: $0) }
         var rows: [[String]] = []
-        for clip in [small, large] {
+        for clip in clips {
             let ffmpegSeconds = try median((0..<runs).map { _ in try timed { try ffmpeg(["-i", clip, "-f", "null", "-"]) }.1 })
             let (frames, decodeSeconds) = try decodeOnly(clip)
-            var trackSeconds: [Double] = []
-            for reidentification in [FaceTracker.Reidentification.required, .off] {
-                trackSeconds.append(try track(clip, reidentification: reidentification))
-            }
             let video = try VideoReader(contentsOfFile: clip)
+            let name = URL(fileURLWithPath: clip).lastPathComponent
             rows.append([
-                URL(fileURLWithPath: clip).lastPathComponent, "\(video.width)x\(video.height)", "\(frames)",
-                fixed(Double(frames) / ffmpegSeconds, 0), fixed(Double(frames) / decodeSeconds, 0),
-                fixed(Double(frames) / trackSeconds[0], 1), fixed(Double(frames) / trackSeconds[1], 1),
+                name, "\(video.width)x\(video.height)", "\(frames)", "ffmpeg -f null (whole command)",
+                fixed(Double(frames) / ffmpegSeconds, 0), "1.0",
             ])
-            progress("\(clip): \(rows.last!.joined(separator: " / "))")
+            rows.append([name, "", "", "VideoReader decode only", fixed(Double(frames) / decodeSeconds, 0),
+                         fixed(decodeSeconds / ffmpegSeconds, 2)])
+            for setup in Self.setups {
+                let seconds = try track(clip, setup)
+                rows.append([name, "", "", setup.name, fixed(Double(frames) / seconds, 1), fixed(seconds / ffmpegSeconds, 1)])
+                progress(rows.last!.joined(separator: " / "))
+            }
         }
-        printTable(
-            ["clip", "size", "frames", "ffmpeg decode frames/s", "VideoReader decode frames/s",
-             "track frames/s (re-ID on)", "track frames/s (re-ID off)"], rows)
+        printTable(["clip", "size", "frames", "what", "frames/s", "time / ffmpeg's"], rows)
     }
 
     /// Frames decoded by VideoReader alone, and the median time over `runs` passes.
@@ -46,17 +69,23 @@ struct VideoBenchmark {
         return (frames, seconds)
     }
 
-    /// Seconds to track every frame, after loading the models (not timed).
-    func track(_ clip: String, reidentification: FaceTracker.Reidentification) throws -> Double {
+    /// Median seconds to track every frame, after loading the models (not timed).
+    func track(_ clip: String, _ setup: Setup) throws -> Double {
         var options = FaceDetectorOptions()
         options.isTrackingEnabled = true
-        let tracker = try FaceTracker(options: options, models: EvaluateCommand.models, reidentification: reidentification)
-        return try timed {
-            let video = try VideoReader(contentsOfFile: clip)
-            while let frame = try video.next(), let image = frame.image {
-                _ = try tracker.process(image, timestampMs: frame.timestampMs)
-            }
-        }.1
+        let detector = try FaceDetector(options: options, models: EvaluateCommand.models, detector: setup.detector)
+        let tracker = try FaceTracker(
+            detector: detector, models: EvaluateCommand.models, reidentification: setup.reidentification,
+            detectionInterval: setup.interval)
+        return try median((0..<runs).map { _ in
+            tracker.reset()
+            return try timed {
+                let video = try VideoReader(contentsOfFile: clip)
+                while let frame = try video.next(), let image = frame.image {
+                    _ = try tracker.process(image, timestampMs: frame.timestampMs)
+                }
+            }.1
+        })
     }
 
     func ffmpeg(_ arguments: [String]) throws {

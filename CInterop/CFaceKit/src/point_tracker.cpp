@@ -33,7 +33,9 @@ struct fk_point_tracker {
         const bool same_size = bgr.size() == frame_size;
         previous = same_size ? std::move(current) : std::vector<cv::Mat>();
         current.clear();
-        cv::buildOpticalFlowPyramid(grey, current, window, levels);
+        // With the Scharr derivatives stored: each frame's are computed once here, where
+        // calcOpticalFlowPyrLK would otherwise compute both frames' whole levels on every call.
+        cv::buildOpticalFlowPyramid(grey, current, window, levels, /*withDerivatives=*/true);
         frame_size = bgr.size();
         reduction = reduction_now;
     }

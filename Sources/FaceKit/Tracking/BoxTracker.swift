@@ -95,7 +95,7 @@ public struct BoxTracker: Sendable {
     mutating func follow(_ boxes: [Int: CGRect], timestampMs: Double) {
         for index in tracks.indices {
             if let box = boxes[tracks[index].id] {
-                tracks[index].observe(box, at: timestampMs, smoothing: configuration.velocitySmoothing)
+                tracks[index].observe(box, at: timestampMs, smoothing: configuration.velocitySmoothing, detected: false)
             } else {
                 tracks[index].miss()
             }

@@ -29,7 +29,10 @@ enum FaceFollower {
     /// count as followed (1 px on a 50 px face, 4 px on a 200 px one), and never under half a
     /// pixel.
     static let maximumForwardBackwardError = 0.02
-    /// Smallest share of the 68 points that must be followed.
+    /// The points followed: the brows, nose, eyes and mouth (17-67). The jaw line is left out:
+    /// it lies on the face's edge, where the background shows through the flow's window.
+    static let followedIndices = Array(17..<FaceShape.pointCount)
+    /// Smallest share of the followed points that must come back.
     static let minimumFollowedShare = 0.5
     /// Largest median distance, as a fraction of the outer-eye-corner distance, between a
     /// followed point and where the face's overall motion (translation and scale) takes it: in
@@ -40,17 +43,39 @@ enum FaceFollower {
     /// the outer-eye-corner distance: beyond it the model found another structure.
     static let maximumShapeDisagreement = 0.15
 
+    /// Where the flow took a face: its boxes, moved and scaled as its points moved, and the
+    /// points that were followed (indices into the 68, with their new positions).
+    struct Motion {
+        var frame: CGRect
+        var seedBox: CGRect
+        var points: [(index: Int, position: CGPoint)]
+    }
+
     /// `previous` followed into the current frame of `pointTracker`, or `nil` when it is lost.
     static func carry(
         _ previous: State, with pointTracker: NativePointTracker, detector: FaceDetector, in image: FaceImage
     ) throws(FaceKitError) -> State? {
-        let followed = try pointTracker.follow(previous.shape.points)
+        guard let motion = try move(previous, with: pointTracker, in: image) else { return nil }
+        let shape = try detector.shape(in: image, seedBox: motion.seedBox)
+        guard shape.isPlausible, shape.interOcularDistance > 0 else { return nil }
+        let disagreement =
+            motion.points.map { shape.points[$0.index].distance(to: $0.position) }.reduce(0, +) / Double(motion.points.count)
+        guard disagreement <= maximumShapeDisagreement * shape.interOcularDistance else { return nil }
+        return State(shape: shape, frame: motion.frame, seedBox: motion.seedBox, detectionScore: previous.detectionScore)
+    }
+
+    /// How the flow moved `previous` into the current frame, without placing its points again;
+    /// `nil` when too few points came back or they did not move together.
+    static func move(_ previous: State, with pointTracker: NativePointTracker, in image: FaceImage)
+        throws(FaceKitError) -> Motion?
+    {
+        let followed = try pointTracker.follow(followedIndices.map { previous.shape.points[$0] })
         let limit = max(0.5, maximumForwardBackwardError * Double(previous.seedBox.width))
         let good = followed.indices.filter { (followed[$0].forwardBackwardError ?? .infinity) <= limit }
         guard Double(good.count) >= minimumFollowedShare * Double(followed.count) else { return nil }
 
         // Translation and scale of the followed points, median-robust to a few that slid.
-        let before = good.map { previous.shape.points[$0] }, after = good.map { followed[$0].position }
+        let before = good.map { previous.shape.points[followedIndices[$0]] }, after = good.map { followed[$0].position }
         let centreBefore = CGPoint.mean(of: before), centreAfter = CGPoint.mean(of: after)
         let ratios = zip(before, after).compactMap { old, new -> Double? in
             let distance = old.distance(to: centreBefore)
@@ -71,12 +96,8 @@ enum FaceFollower {
         }
         let seedBox = moved(previous.seedBox)
         guard seedBox.intersects(CGRect(x: 0, y: 0, width: image.width, height: image.height)) else { return nil }
-
-        let shape = try detector.shape(in: image, seedBox: seedBox)
-        guard shape.isPlausible, shape.interOcularDistance > 0 else { return nil }
-        let disagreement = good.map { shape.points[$0].distance(to: followed[$0].position) }.reduce(0, +) / Double(good.count)
-        guard disagreement <= maximumShapeDisagreement * shape.interOcularDistance else { return nil }
-        return State(shape: shape, frame: moved(previous.frame), seedBox: seedBox, detectionScore: previous.detectionScore)
+        return Motion(
+            frame: moved(previous.frame), seedBox: seedBox, points: good.map { (followedIndices[$0], followed[$0].position) })
     }
 
     private static func median(_ values: [Double]) -> Double? {

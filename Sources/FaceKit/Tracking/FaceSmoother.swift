@@ -10,8 +10,9 @@ import Foundation
 /// let (box, shape) = smoother.smooth(box: detectedBox, shape: detectedShape, timestampMs: 40)
 /// ```
 struct FaceSmoother: Sendable {
-    /// The parameters `track` and `annotate` use, chosen on `TestVideos/crossing.mp4` (see
-    /// docs/accuracy.md, "Smoothing").
+    /// The parameters `track` and `annotate` use: a face at rest is filtered at 1.5 Hz, and the
+    /// cutoff rises by 4 Hz per face width per second of motion. Set before measuring, not fitted;
+    /// docs/accuracy.md ("Smoothing") gives the jitter and lag they produce.
     static let defaultParameters = OneEuroFilter.Parameters(minimumCutoff: 1.5, speedCoefficient: 4)
 
     private var box: [OneEuroFilter]

@@ -7,10 +7,9 @@ import Foundation
 /// the first). In between, each face seen in the previous frame is carried forward by
 /// ``FaceFollower``: its 68 points are followed by optical flow and the 68-point model is run
 /// again from the moved box. When a face cannot be carried (covered, turned away, left the
-/// picture, or two faces collapse onto one), the detector runs on that frame at once, and on
-/// every frame after while that face's track is still alive (up to
-/// ``TrackerConfiguration/maximumMissedFrames``), so that it is found again as soon as it is
-/// back. A new face entering the picture is found within ``detectionInterval`` frames. A
+/// picture, or two faces collapse onto one), the detector runs on that frame at once, and on the
+/// ``detectionInterval`` frames after, so that a face covered for a moment is found again as
+/// soon as it is back. A new face entering the picture is found within ``detectionInterval`` frames. A
 /// ``BoxTracker`` gives IDs to detections; carried faces keep theirs. A face whose 68 points are
 /// implausible (``FaceShape/isPlausible``: mostly covered, or turned away) is neither followed
 /// nor reported, so it cannot start a track under a new ID while it is half hidden; it is taken
@@ -84,6 +83,8 @@ public final class FaceTracker {
     private var followed: [Int: FaceFollower.State] = [:]
     /// Analysed frames since the detector last ran (so that the first frame is detected).
     private var framesSinceDetection = Int.max / 2
+    /// Analysed frames since a followed face was lost while its track lives on.
+    private var framesSinceLoss = Int.max / 2
     private var smoothers: [Int: FaceSmoother] = [:]
     private var eyeClassifiers: [Int: VideoEyeClassifier] = [:]
 
@@ -150,9 +151,10 @@ public final class FaceTracker {
     public func process(_ image: FaceImage, timestampMs: Double) throws(FaceKitError) -> [Face] {
         try pointTracker.push(image)
         framesSinceDetection += 1
+        framesSinceLoss += 1
         var faces: [(id: Int, state: FaceFollower.State)] = []
-        // A live track that is not being followed was lost a moment ago and may be back any frame.
-        let awaitingReturn = tracker.liveTrackIDs.contains { followed[$0] == nil }
+        // A face lost a moment ago may be back any frame: look for it on every frame for a while.
+        let awaitingReturn = framesSinceLoss < detectionInterval
         if framesSinceDetection < detectionInterval, !awaitingReturn, let carried = try carryFollowedFaces(into: image) {
             faces = carried
             tracker.follow(Dictionary(uniqueKeysWithValues: carried.map { ($0.id, $0.state.frame) }), timestampMs: timestampMs)
@@ -160,8 +162,11 @@ public final class FaceTracker {
             faces = try detectFaces(in: image, timestampMs: timestampMs)
             framesSinceDetection = 0
         }
-        followed = Dictionary(uniqueKeysWithValues: faces.map { ($0.id, $0.state) })
         let live = Set(tracker.liveTrackIDs)
+        if followed.keys.contains(where: { id in live.contains(id) && !faces.contains { $0.id == id } }) {
+            framesSinceLoss = 0
+        }
+        followed = Dictionary(uniqueKeysWithValues: faces.map { ($0.id, $0.state) })
         smoothers = smoothers.filter { live.contains($0.key) }
 
         var result = faces.map { id, state in face(id: id, state: state, image: image, timestampMs: timestampMs) }
@@ -178,6 +183,7 @@ public final class FaceTracker {
         smoothers.removeAll()
         eyeClassifiers.removeAll()
         framesSinceDetection = Int.max / 2
+        framesSinceLoss = Int.max / 2
     }
 
     // MARK: - Steps
@@ -200,62 +206,62 @@ public final class FaceTracker {
 
     /// A full detection, matched to the tracks by ``BoxTracker`` (with descriptors when
     /// re-identifying).
+    ///
+    /// A detection of a face that was being followed gets its boxes half way between the
+    /// detector's and where the flow carried them (``detectionWeight``): the detector corrects the
+    /// flow's drift, and the 68-point model does not jump between two seed boxes (which can flip
+    /// a half-closed eye's reading).
     private func detectFaces(in image: FaceImage, timestampMs: Double) throws(FaceKitError)
         -> [(id: Int, state: FaceFollower.State)]
     {
-        let states = try detector.candidates(in: image).map { candidate throws(FaceKitError) in
-            FaceFollower.State(
-                shape: try detector.shape(in: image, seedBox: candidate.seedBox), frame: candidate.frame,
-                seedBox: candidate.seedBox,
-                detectionScore: candidate.score)
-        }.filter { $0.shape.isPlausible }  // mostly covered or turned away: taken up when it shows
+        let candidates = try detector.candidates(in: image)
+        var motions: [(previous: FaceFollower.State, motion: FaceFollower.Motion)] = []
+        for id in followed.keys.sorted() {
+            if let motion = try FaceFollower.move(followed[id]!, with: pointTracker, in: image) {
+                motions.append((followed[id]!, motion))
+            }
+        }
+        let overlaps = candidates.map { candidate in motions.map { BoxOverlap.intersectionOverUnion(candidate.frame, $0.motion.frame) } }
+        let pairs = Dictionary(uniqueKeysWithValues: GreedyAssignment.pairs(scores: overlaps, minimum: 0.5).map { ($0.row, $0.column) })
+        var states: [FaceFollower.State] = []
+        var continuing: [Bool] = []
+        for (index, candidate) in candidates.enumerated() {
+            var frame = candidate.frame, seedBox = candidate.seedBox
+            if let followedIndex = pairs[index] {
+                frame = Self.mix(motions[followedIndex].motion.frame, frame)
+                seedBox = Self.mix(motions[followedIndex].motion.seedBox, seedBox)
+            }
+            let shape = try detector.shape(in: image, seedBox: seedBox)
+            // Mostly covered or turned away: not followed, not reported; taken up when it shows.
+            guard shape.isPlausible else { continue }
+            states.append(FaceFollower.State(shape: shape, frame: frame, seedBox: seedBox, detectionScore: candidate.score))
+            continuing.append(pairs[index] != nil)
+        }
         let boxes = states.map(\.frame)
         let ids: [Int]
         if let descriptorNetwork {
             ids = try tracker.update(boxes: boxes, timestampMs: timestampMs) { (index) throws(FaceKitError) -> [Float]? in
-                let shape = states[index].shape
-                return shape.isPlausible ? try descriptorNetwork.descriptor(in: image, shape: shape) : nil
+                try descriptorNetwork.descriptor(in: image, shape: states[index].shape)
             }
         } else {
             ids = tracker.update(boxes: boxes, timestampMs: timestampMs)
         }
-        var result: [(id: Int, state: FaceFollower.State)] = []
-        for (id, detected) in zip(ids, states) {
-            guard let previous = followed[id], BoxOverlap.intersectionOverUnion(previous.frame, detected.frame) >= 0.1 else {
-                smoothers[id] = nil  // new, or re-identified after a jump: its smoothing starts afresh
-                result.append((id, detected))
-                continue
-            }
-            result.append((id, try blended(previous, detected, in: image)))
-        }
-        return result
+        // New, or re-identified after a jump: its smoothing starts afresh.
+        for (index, id) in ids.enumerated() where !continuing[index] { smoothers[id] = nil }
+        return Array(zip(ids, states)).map { (id: $0.0, state: $0.1) }
     }
 
     /// Weight of a new detection's boxes against those carried by flow, for a face followed into
     /// a detection frame.
     static let detectionWeight = 0.5
 
-    /// The detection of a face that was being followed, with its boxes moved half way back toward
-    /// where the flow carried them: the detector corrects the flow's drift, and the 68-point model
-    /// does not jump between the two seed boxes (which can flip a half-closed eye's reading).
-    private func blended(_ previous: FaceFollower.State, _ detected: FaceFollower.State, in image: FaceImage)
-        throws(FaceKitError) -> FaceFollower.State
-    {
-        guard let carried = try FaceFollower.carry(previous, with: pointTracker, detector: detector, in: image),
-            BoxOverlap.intersectionOverUnion(carried.frame, detected.frame) >= 0.5
-        else { return detected }
-        func mix(_ a: CGRect, _ b: CGRect) -> CGRect {
-            let w = Self.detectionWeight
-            return CGRect(
-                x: a.minX + (b.minX - a.minX) * w, y: a.minY + (b.minY - a.minY) * w,
-                width: a.width + (b.width - a.width) * w, height: a.height + (b.height - a.height) * w)
-        }
-        let seedBox = mix(carried.seedBox, detected.seedBox)
-        let shape = try detector.shape(in: image, seedBox: seedBox)
-        guard shape.isPlausible else { return detected }
-        return FaceFollower.State(
-            shape: shape, frame: mix(carried.frame, detected.frame), seedBox: seedBox,
-            detectionScore: detected.detectionScore)
+    /// `carried` moved ``detectionWeight`` of the way to `detected`.
+    private static func mix(_ carried: CGRect, _ detected: CGRect) -> CGRect {
+        let w = detectionWeight
+        return CGRect(
+            x: carried.minX + (detected.minX - carried.minX) * w, y: carried.minY + (detected.minY - carried.minY) * w,
+            width: carried.width + (detected.width - carried.width) * w,
+            height: carried.height + (detected.height - carried.height) * w)
     }
 
     /// The reported face: smoothed geometry, probabilities from the measured points.

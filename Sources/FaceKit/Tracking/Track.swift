@@ -18,7 +18,7 @@ struct Track: Sendable, Equatable {
     /// Face descriptors taken from this track's detections, oldest first (empty without
     /// re-identification).
     private(set) var descriptors: [[Float]] = []
-    /// Matched frames since the newest descriptor was added.
+    /// Frames matched to a detection since the newest descriptor was added.
     private(set) var framesSinceDescriptor = 0
 
     init(id: Int, box: CGRect, timestampMs: Double) {
@@ -58,8 +58,10 @@ struct Track: Sendable, Equatable {
         return 1 - distance / allowance
     }
 
-    /// Records a match, updating the smoothed velocity.
-    mutating func observe(_ box: CGRect, at timestampMs: Double, smoothing: Double) {
+    /// Records a match, updating the smoothed velocity. `detected` is false for a face followed
+    /// without a detection, which does not count toward the next descriptor refresh (only
+    /// detections are asked for descriptors).
+    mutating func observe(_ box: CGRect, at timestampMs: Double, smoothing: Double, detected: Bool = true) {
         let elapsed = timestampMs - lastTimestampMs
         if elapsed > 0 {
             let measured = Velocity(
@@ -73,7 +75,7 @@ struct Track: Sendable, Equatable {
         lastTimestampMs = timestampMs
         missedFrames = 0
         framesSeen += 1
-        framesSinceDescriptor += 1
+        if detected { framesSinceDescriptor += 1 }
     }
 
     /// Records an analysed frame in which the face was not found.

@@ -30,8 +30,10 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// ID. dlib calls 0.6 "the same person"; 0.5 is stricter, so two different people are rarely
     /// merged (an extra ID is cheaper than one ID shared by two people).
     public var maximumDescriptorDistance: Double = 0.5
-    /// A matched track takes a fresh descriptor of its face every this many of its frames, so its
-    /// appearance follows turns and lighting; each descriptor costs a ResNet pass (~tens of ms).
+    /// A matched track takes a fresh descriptor of its face every this many of its detections
+    /// (frames where it was only followed by optical flow do not count: with ``FaceTracker``'s
+    /// detector on every 5th frame, 10 is every 50 frames), so its appearance follows turns and
+    /// lighting; each descriptor costs a ResNet pass (~tens of ms).
     public var descriptorRefreshFrames: Int = 10
     /// Descriptors kept per track (the oldest is dropped first); a detection is compared with the
     /// closest of them.
