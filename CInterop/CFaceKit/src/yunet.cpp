@@ -12,6 +12,7 @@
 #include <array>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -57,33 +58,60 @@ void resize_into(const cv::Mat &source, cv::Mat &target) {
 }  // namespace
 
 struct fk_yunet {
-    cv::dnn::Net net;
+    /// The ONNX file's bytes, read once: more networks are made from them as input sizes appear.
+    std::vector<char> model;
+    /// One network per input size, most recently used last. OpenCV's network re-plans all its
+    /// layers whenever the input size changes, which costs about as much as a small pass: video
+    /// and the levels of a search alternate between a few sizes, each of which keeps its network.
+    std::vector<std::pair<cv::Size, cv::dnn::Net>> nets;
+    static constexpr size_t kMaxNets = 4;
     std::vector<cv::Mat> outputs;  // reused between passes
+
+    cv::dnn::Net make_net() const {
+        auto net = cv::dnn::readNetFromONNX(model.data(), model.size());
+        net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+        net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+        return net;
+    }
+
+    cv::dnn::Net &net_for(cv::Size size) {
+        auto found = std::find_if(nets.begin(), nets.end(), [&](const auto &entry) { return entry.first == size; });
+        if (found == nets.end())  // the network made at load, not yet planned for any size
+            found = std::find_if(nets.begin(), nets.end(), [](const auto &entry) { return entry.first.empty(); });
+        if (found != nets.end()) {
+            found->first = size;
+            std::rotate(found, found + 1, nets.end());
+        } else {
+            if (nets.size() == kMaxNets) nets.erase(nets.begin());
+            nets.emplace_back(size, make_net());
+        }
+        return nets.back().second;
+    }
 };
 
 extern "C" int32_t fk_yunet_create(const char *model_path, fk_yunet **out, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(model_path != nullptr && out != nullptr, "model_path and out must not be NULL");
         fk::silence_opencv_logging();
-        if (!std::ifstream(model_path))
-            throw fk::failure(FK_MODEL_UNAVAILABLE, std::string("cannot open ") + model_path);
+        std::ifstream file(model_path, std::ios::binary);
+        if (!file) throw fk::failure(FK_MODEL_UNAVAILABLE, std::string("cannot open ") + model_path);
         auto yunet = std::make_unique<fk_yunet>();
+        yunet->model.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+        cv::dnn::Net net;
         try {
-            yunet->net = cv::dnn::readNetFromONNX(model_path);
+            net = yunet->make_net();
         } catch (const cv::Exception &e) {
             throw fk::failure(FK_MODEL_UNAVAILABLE,
                               std::string(model_path) + " is not a readable ONNX network (truncated or another format)");
         }
-        if (yunet->net.empty())
-            throw fk::failure(FK_MODEL_UNAVAILABLE, std::string(model_path) + " holds no network");
-        auto names = yunet->net.getUnconnectedOutLayersNames();
+        if (net.empty()) throw fk::failure(FK_MODEL_UNAVAILABLE, std::string(model_path) + " holds no network");
+        auto names = net.getUnconnectedOutLayersNames();
         for (const auto &wanted : output_names()) {
             if (std::find(names.begin(), names.end(), wanted) == names.end())
                 throw fk::failure(FK_MODEL_UNAVAILABLE,
                                   std::string(model_path) + " is not a YuNet face detector (no output " + wanted + ")");
         }
-        yunet->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-        yunet->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+        yunet->nets.emplace_back(cv::Size(), net);
         *out = yunet.release();
     });
 }
@@ -123,8 +151,9 @@ extern "C" int32_t fk_yunet_detect(fk_yunet *yunet, const fk_image *image, fk_re
         resize_into(bgr(crop), placed);
         if (mirrored) cv::flip(placed, placed, 1);
 
-        yunet->net.setInput(cv::dnn::blobFromImage(input));
-        yunet->net.forward(yunet->outputs, output_names());
+        cv::dnn::Net &net = yunet->net_for(input.size());
+        net.setInput(cv::dnn::blobFromImage(input));
+        net.forward(yunet->outputs, output_names());
 
         // Input pixels to image pixels.
         const double sx = double(crop.width) / width, sy = double(crop.height) / height;
