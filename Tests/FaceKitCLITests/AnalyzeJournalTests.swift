@@ -6,7 +6,7 @@ import Testing
 struct AnalyzeJournalTests {
     static let settings = AnalyzeJournal.Settings(
         facekitVersion: "0.1.0", format: "csv", mode: "fast", landmarks: false, contours: false, classify: true,
-        minFaceSize: 0.1, maxPixels: 100_000_000, shard: nil, paths: ["photos/", "a,b.jpg"])
+        minFaceSize: 0.1, minDetectionScore: 0.85, maxPixels: 100_000_000, shard: nil, paths: ["photos/", "a,b.jpg"])
 
     static func checkpoint(_ inputs: Int, complete: Bool = false) -> AnalyzeJournal.Checkpoint {
         var digest = PathsDigest()
@@ -62,9 +62,10 @@ struct AnalyzeJournalTests {
         other.format = "jsonl"
         other.landmarks = true
         other.shard = "2/4"
+        other.minDetectionScore = 0.5
         let (then, now) = other.differences(from: Self.settings)
-        #expect(then == ["--format csv", "no --landmarks", "no --shard"])
-        #expect(now == ["--format jsonl", "--landmarks", "--shard 2/4"])
+        #expect(then == ["--format csv", "no --landmarks", "--min-detection-score 0.85", "no --shard"])
+        #expect(now == ["--format jsonl", "--landmarks", "--min-detection-score 0.5", "--shard 2/4"])
         #expect(Self.settings.differences(from: Self.settings).then.isEmpty)
     }
 }

@@ -92,6 +92,11 @@ struct ResumeAnalyzeTests {
             let otherPaths = Fixture.analyze(["--resume", "--output", output, photos + "/b"])
             #expect(otherPaths.status == 64)
             #expect(otherPaths.stderr.contains("the paths \(photos)/b"))
+            // Rows kept under one threshold must not be continued under another.
+            let otherScore = Fixture.analyze(["--min-detection-score", "0.5", "--resume", "--output", output, photos])
+            #expect(otherScore.status == 64)
+            #expect(otherScore.stderr.contains("this run: --min-detection-score 0.5)"), "\(otherScore.stderr)")
+            #expect(try Fixture.read(output + ".journal") == journal)
         }
     }
 

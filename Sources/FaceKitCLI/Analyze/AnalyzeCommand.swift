@@ -66,7 +66,7 @@ public struct AnalyzeCommand: ParsableCommand {
 
     /// The largest `--jobs`: 4 workers per core this process may use.
     ///
-    /// Each worker is a thread with its own detector (about 150 MB, and 0.6 s to load its models),
+    /// Each worker is a thread with its own detector (its own YuNet networks; the 68-point model is shared),
     /// and the analysis is CPU-bound, so workers beyond the cores add memory, not speed. A few more
     /// than the cores can still help when reading the photos waits (a network file system, a slow
     /// disk), and 4 per core leaves room for that while keeping memory bounded by the machine's
@@ -112,7 +112,7 @@ public struct AnalyzeCommand: ParsableCommand {
         AnalyzeJournal.Settings(
             facekitVersion: FaceKitCommand.version, format: format.rawValue, mode: detection.mode.rawValue,
             landmarks: detection.landmarks, contours: detection.contours, classify: detection.classify,
-            minFaceSize: detection.minFaceSize, maxPixels: maxPixels, shard: collectionShard?.description, paths: paths)
+            minFaceSize: detection.minFaceSize, minDetectionScore: detection.minDetectionScore, maxPixels: maxPixels, shard: collectionShard?.description, paths: paths)
     }
 
     public func run(_ context: CommandContext) throws -> ExitStatus {
@@ -142,7 +142,7 @@ public struct AnalyzeCommand: ParsableCommand {
         if case .resume(let header, let checkpoint, _) = plan, let file { resuming = (header, checkpoint, file.path) }
         // Checked before the models load, so that a refused resume is quick.
         let inputs = try CollectionInputs(paths: paths, shard: collectionShard, resuming: resuming)
-        // Several workers each running a CNN: one BLAS thread each, so N workers use N cores.
+        // Several workers: any dlib network they run gets one BLAS thread each, so N workers use N cores.
         if jobs > 1 { BLASThreads.set(1) }
         let detectors = try makeDetectors()
 
@@ -222,7 +222,8 @@ public struct AnalyzeCommand: ParsableCommand {
         return progress.failures > 0 ? .failure : .success
     }
 
-    /// One detector per worker (dlib's detectors are not thread-safe), sharing one landmark model.
+    /// One detector per worker (an OpenCV network must not run on two threads at once), sharing
+    /// one landmark model.
     private func makeDetectors() throws -> [FaceDetector] {
         do {
             let first = try FaceDetector(options: detection.detectorOptions, models: detection.models)

@@ -26,6 +26,9 @@ enum AnalyzeJournal {
         var contours: Bool
         var classify: Bool
         var minFaceSize: Double
+        /// Absent in journals written before detection scores existed (such a run is not resumed:
+        /// it differs from every run now).
+        var minDetectionScore: Double?
         var maxPixels: Int
         var shard: String?
         var paths: [String]
@@ -42,6 +45,10 @@ enum AnalyzeJournal {
                 ("contours", flag("contours", contours)),
                 ("classify", flag("classify", classify)),
                 ("min-face-size", "--min-face-size \(minFaceSize.defaultValueDescription)"),
+                (
+                    "min-detection-score",
+                    minDetectionScore.map { "--min-detection-score \($0.defaultValueDescription)" } ?? "no detection scores"
+                ),
                 ("max-pixels", "--max-pixels \(maxPixels)"),
                 ("shard", shard.map { "--shard \($0)" } ?? "no --shard"),
                 ("paths", "the paths " + paths.joined(separator: ", ")),
