@@ -61,10 +61,16 @@ enum TestSupport {
         try runProcess("/bin/sh", ["-c", script, try #require(executable)] + arguments)
     }
 
-    private static func runProcess(_ path: String, _ arguments: [String]) throws -> Run {
+    /// Runs the executable at `path`, in `folder` when given, with `environment` when given
+    /// (else this process's).
+    static func runProcess(
+        _ path: String, _ arguments: [String], in folder: String? = nil, environment: [String: String]? = nil
+    ) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+        if let environment { process.environment = environment }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -85,7 +85,7 @@ public final class FaceDetector {
     }
 
     /// A YuNet detector that searches as `plan` says rather than as the performance mode does,
-    /// for choosing the modes' plans (`facekit-train search-plans`).
+    /// for choosing the modes' plans (`facekit-train detection-threshold`).
     @_spi(Calibration) public convenience init(options: FaceDetectorOptions, models: ModelLocator, plan: SearchPlan)
         throws(FaceKitError)
     {
