@@ -201,4 +201,30 @@ struct FaceDetectorTests {
             return name == "shape_predictor_68_face_landmarks.dat"
         }
     }
+
+    @Test(
+        "a YuNet file that is truncated or not ONNX is an error naming the file",
+        .enabled(if: TestData.hasModels, "model files not found: run scripts/setup"),
+        arguments: ["truncated", "text"])
+    func brokenDetectorModel(kind: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("facekit-yunet-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/yunet_n_320_320.onnx"
+        let shipped = TestData.repository.appendingPathComponent("Sources/FaceKit/BundledModels/yunet_n_320_320.onnx").path
+        let contents: Data
+        switch kind {
+        case "truncated": contents = try Data(contentsOf: URL(fileURLWithPath: shipped)).prefix(20_000)
+        default: contents = Data("not a network\n".utf8)
+        }
+        try contents.write(to: URL(fileURLWithPath: path))
+        var locator = ModelLocator(directory: TestData.models)
+        locator.overrides[.faceDetector] = path
+        #expect {
+            try FaceDetector(models: locator)
+        } throws: { error in
+            guard case .modelUnavailable(let name, let reason) = error as? FaceKitError else { return false }
+            return name == path && reason.contains(path)
+        }
+    }
 }
