@@ -95,13 +95,11 @@ struct JitterEvaluation {
         var offsets: [String: [(Int, CGPoint, Double)]] = [:]
         for entry in truth.boxes {
             let (frame, identity, box) = (entry.frame, entry.identity, entry.box)
-            do {
-                guard let face = tracked[frame]?.max(by: {
-                    $0.frame.intersectionOverUnion(box) < $1.frame.intersectionOverUnion(box)
-                }), face.frame.intersectionOverUnion(box) >= 0.4 else { continue }
-                offsets[identity, default: []].append(
-                    (frame, CGPoint(x: face.frame.midX - box.midX, y: face.frame.midY - box.midY), Double(box.width)))
-            }
+            guard let face = tracked[frame]?.max(by: {
+                $0.frame.intersectionOverUnion(box) < $1.frame.intersectionOverUnion(box)
+            }), face.frame.intersectionOverUnion(box) >= 0.4 else { continue }
+            offsets[identity, default: []].append(
+                (frame, CGPoint(x: face.frame.midX - box.midX, y: face.frame.midY - box.midY), Double(box.width)))
         }
         var errors: [Double] = []
         for (_, samples) in offsets {

@@ -41,7 +41,7 @@ namespace {
 class huge_page_floats {
   public:
     huge_page_floats() = default;
-    explicit huge_page_floats(const std::vector<float> &values) : count_(values.size()) {
+    explicit huge_page_floats(const std::vector<float> &values) {
         constexpr size_t huge = size_t(2) << 20;
         bytes_ = (values.size() * sizeof(float) + huge - 1) / huge * huge;
         if (bytes_ == 0) return;
@@ -65,11 +65,9 @@ class huge_page_floats {
     void swap(huge_page_floats &other) noexcept {
         std::swap(data_, other.data_);
         std::swap(bytes_, other.bytes_);
-        std::swap(count_, other.count_);
     }
     float *data_ = nullptr;
     size_t bytes_ = 0;
-    size_t count_ = 0;
 };
 
 /// One cascade level of the model: its trees' splits and leaves, flat.

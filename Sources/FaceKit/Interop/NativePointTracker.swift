@@ -15,7 +15,7 @@ final class NativePointTracker {
     private let pointer: OpaquePointer
 
     /// Runs `fk_point_tracker_create`. The defaults suit faces in ordinary video: a 15 px window
-    /// on 3 pyramid levels follows motion of up to about 60 px between frames, and frames wider
+    /// on pyramid levels 0-2 follows motion of up to about 30 px between frames, and frames wider
     /// than 960 px are followed reduced, which keeps the cost of 4K video near that of 1080p.
     init(window: Int = 15, levels: Int = 2, maximumWidth: Int = 960) throws(FaceKitError) {
         var created: OpaquePointer?

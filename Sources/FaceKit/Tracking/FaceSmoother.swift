@@ -12,7 +12,7 @@ import Foundation
 struct FaceSmoother: Sendable {
     /// The parameters `track` and `annotate` use: a face at rest is filtered at 1.5 Hz, and the
     /// cutoff rises by 4 Hz per face width per second of motion. Set before measuring, not fitted;
-    /// docs/accuracy.md ("Smoothing") gives the jitter and lag they produce.
+    /// docs/accuracy.md ("Smoothing and jitter") gives the jitter and lag they produce.
     static let defaultParameters = OneEuroFilter.Parameters(minimumCutoff: 1.5, speedCoefficient: 4)
 
     private var box: [OneEuroFilter]

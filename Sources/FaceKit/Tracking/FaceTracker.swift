@@ -215,21 +215,19 @@ public final class FaceTracker {
         -> [(id: Int, state: FaceFollower.State)]
     {
         let candidates = try detector.candidates(in: image)
-        var motions: [(previous: FaceFollower.State, motion: FaceFollower.Motion)] = []
+        var motions: [FaceFollower.Motion] = []
         for id in followed.keys.sorted() {
-            if let motion = try FaceFollower.move(followed[id]!, with: pointTracker, in: image) {
-                motions.append((followed[id]!, motion))
-            }
+            if let motion = try FaceFollower.move(followed[id]!, with: pointTracker, in: image) { motions.append(motion) }
         }
-        let overlaps = candidates.map { candidate in motions.map { BoxOverlap.intersectionOverUnion(candidate.frame, $0.motion.frame) } }
+        let overlaps = candidates.map { candidate in motions.map { BoxOverlap.intersectionOverUnion(candidate.frame, $0.frame) } }
         let pairs = Dictionary(uniqueKeysWithValues: GreedyAssignment.pairs(scores: overlaps, minimum: 0.5).map { ($0.row, $0.column) })
         var states: [FaceFollower.State] = []
         var continuing: [Bool] = []
         for (index, candidate) in candidates.enumerated() {
             var frame = candidate.frame, seedBox = candidate.seedBox
             if let followedIndex = pairs[index] {
-                frame = Self.mix(motions[followedIndex].motion.frame, frame)
-                seedBox = Self.mix(motions[followedIndex].motion.seedBox, seedBox)
+                frame = Self.mix(motions[followedIndex].frame, frame)
+                seedBox = Self.mix(motions[followedIndex].seedBox, seedBox)
             }
             let shape = try detector.shape(in: image, seedBox: seedBox)
             // Mostly covered or turned away: not followed, not reported; taken up when it shows.
