@@ -42,6 +42,34 @@ struct VideoReaderTests {
         #expect(abs(frames[30].timestampMs - 1000) < 1)
     }
 
+    @Test("a variable-frame-rate clip reads with its own frame times, never going back")
+    func variableFrameRate() throws {
+        // crossing.mp4's frames re-timed: 25 fps for 20 frames, then 25/3. FFmpeg hands out the
+        // last frames while draining the decoder, when OpenCV guesses their times from an average
+        // rate (frames 38 and 39 read 2812 and 2886 ms after 2840 before).
+        let path = NSTemporaryDirectory() + "facekit-vfr-\(UUID().uuidString).mp4"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let crossing = TestData.repository.appendingPathComponent("TestVideos/crossing.mp4").path
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = [
+            "-v", "error", "-nostdin", "-y", "-i", crossing, "-frames:v", "40", "-vf",
+            "setpts='if(lt(N,20),N/25/TB,(20+(N-20)*3)/25/TB)'", "-fps_mode", "vfr", "-an", path,
+        ]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        try #require(ffmpeg.terminationStatus == 0, "ffmpeg could not re-time crossing.mp4")
+        let (_, frames) = try Self.readAll(path, decodeEvery: 7)
+        try #require(frames.count == 40)
+        let expected: [Double] = (0..<40).map { index in
+            let ticks = index < 20 ? index : 20 + (index - 20) * 3
+            return Double(ticks) * 1000 / 25
+        }
+        for (frame, time) in zip(frames, expected) {
+            #expect(abs(frame.timestampMs - time) < 1, "frame \(frame.index): \(frame.timestampMs) ms, not \(time)")
+        }
+    }
+
     @Test("a video cut in half reads what is there and says it ended early")
     func truncated() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: TestData.shared("video/Megamind.avi")))
