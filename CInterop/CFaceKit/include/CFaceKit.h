@@ -273,11 +273,13 @@ void fk_shape_predictor_free(fk_shape_predictor *predictor);
 int32_t fk_shape_predictor_point_count(const fk_shape_predictor *predictor, int32_t *count,
                                        fk_error *error);
 
-/* Places the model's points in box. capacity must be at least the model's point count;
- * *count receives that count. */
+/* Places the model's points in each of the box_count boxes: box i's points at out[i * points ...],
+ * where points is the model's point count (fk_shape_predictor_point_count). capacity (in points)
+ * must be at least box_count * points. Several boxes are placed in parallel on OpenCV's thread
+ * pool. box_count may be 0; out is left untouched on failure. */
 int32_t fk_shape_predictor_predict(const fk_shape_predictor *predictor, const fk_image *image,
-                                   fk_rect box, fk_point *out, int32_t capacity,
-                                   int32_t *count, fk_error *error);
+                                   const fk_rect *boxes, int32_t box_count, fk_point *out,
+                                   int32_t capacity, fk_error *error);
 
 /* ---- Head pose ------------------------------------------------------------------------------
  * Solves for the rotation of a rigid 3D mean face that projects onto the given 2D points
@@ -299,7 +301,8 @@ int32_t fk_solve_pose(const float *model_points_xyz, const fk_point *image_point
 /* ---- Video ----------------------------------------------------------------------------------
  * Sequential frame reading through OpenCV's FFmpeg backend (MP4/H.264, MOV/HEVC, AVI/MPEG-4, ...).
  * Frames come out upright: rotation metadata is applied where the backend exposes it.
- * An fk_video may not be shared between threads.
+ * An fk_video may not be shared between threads. Each open fk_video keeps a thread of its own that
+ * decodes the next frame while the caller works on the current one.
  */
 typedef struct fk_video fk_video;
 

@@ -15,6 +15,7 @@
 
 #include <dlib/image_processing/shape_predictor.h>
 #include <dlib/opencv/cv_image.h>
+#include <opencv2/core/utility.hpp>
 
 #include <cerrno>
 #include <cmath>
@@ -24,7 +25,9 @@
 #include <limits>
 #include <new>
 #include <type_traits>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -313,21 +316,52 @@ extern "C" int32_t fk_shape_predictor_point_count(const fk_shape_predictor *pred
     });
 }
 
+namespace {
+
+/// dlib's rectangle for `box`, which must be finite and at least 1x1.
+dlib::rectangle dlib_rectangle(const fk_rect &box) {
+    fk::require(std::isfinite(box.x) && std::isfinite(box.y) && box.width >= 1 && box.height >= 1,
+                "box must be finite and at least 1x1");
+    return dlib::rectangle(long(std::lround(box.x)), long(std::lround(box.y)),
+                           long(std::lround(box.x + box.width)) - 1, long(std::lround(box.y + box.height)) - 1);
+}
+
+}  // namespace
+
 extern "C" int32_t fk_shape_predictor_predict(const fk_shape_predictor *predictor, const fk_image *image,
-                                              fk_rect box, fk_point *out, int32_t capacity,
-                                              int32_t *count, fk_error *error) {
+                                              const fk_rect *boxes, int32_t box_count, fk_point *out,
+                                              int32_t capacity, fk_error *error) {
     return fk::guarded(error, [&] {
-        fk::require(predictor != nullptr && image != nullptr && out != nullptr && count != nullptr,
-                    "NULL argument");
-        const auto parts = int32_t(predictor->dims() / 2);
-        fk::require(capacity >= parts, "capacity is less than the model's point count");
-        fk::require(std::isfinite(box.x) && std::isfinite(box.y) && box.width >= 1 && box.height >= 1,
-                    "box must be finite and at least 1x1");
-        dlib::rectangle rect(long(std::lround(box.x)), long(std::lround(box.y)),
-                             long(std::lround(box.x + box.width)) - 1,
-                             long(std::lround(box.y + box.height)) - 1);
-        auto points = predictor->predict(dlib::cv_image<dlib::bgr_pixel>(image->bgr), rect);
-        for (int32_t i = 0; i < parts; ++i) out[i] = {float(points[size_t(i)].x()), float(points[size_t(i)].y())};
-        *count = parts;
+        fk::require(predictor != nullptr && image != nullptr && box_count >= 0, "NULL argument or negative count");
+        fk::require(box_count == 0 || (boxes != nullptr && out != nullptr), "NULL boxes or out");
+        const auto parts = size_t(predictor->dims() / 2);
+        fk::require(capacity >= 0 && size_t(capacity) >= size_t(box_count) * parts,
+                    "capacity is less than box_count x the model's points");
+        std::vector<dlib::rectangle> rects;
+        for (int32_t i = 0; i < box_count; ++i) rects.push_back(dlib_rectangle(boxes[i]));
+        const dlib::cv_image<dlib::bgr_pixel> pixels(image->bgr);
+        std::vector<std::vector<dlib::point>> shapes(rects.size());
+        // Each face reads only the shared, read-only model and image, and writes its own slot.
+        std::exception_ptr failure;
+        std::mutex failure_mutex;
+        auto place = [&](const cv::Range &range) {
+            for (int i = range.start; i < range.end; ++i) {
+                try {
+                    shapes[size_t(i)] = predictor->predict(pixels, rects[size_t(i)]);
+                } catch (...) {
+                    std::lock_guard<std::mutex> lock(failure_mutex);
+                    failure = std::current_exception();
+                }
+            }
+        };
+        if (rects.size() > 1) {
+            cv::parallel_for_(cv::Range(0, int(rects.size())), place);
+        } else {
+            place(cv::Range(0, int(rects.size())));
+        }
+        if (failure) std::rethrow_exception(failure);
+        for (size_t i = 0; i < shapes.size(); ++i)
+            for (size_t k = 0; k < parts; ++k)
+                out[i * parts + k] = {float(shapes[i][k].x()), float(shapes[i][k].y())};
     });
 }

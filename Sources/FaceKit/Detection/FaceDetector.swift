@@ -168,8 +168,12 @@ public final class FaceDetector {
     /// full-size coordinates (a no-op unless the image was decoded reduced), before anything is
     /// built from them.
     @_spi(Training) public func analyse(_ image: FaceImage) throws(FaceKitError) -> [(face: Face, shape: FaceShape)] {
-        var analysed = try candidates(in: image).map { candidate throws(FaceKitError) in
-            try analyse(candidate, in: image)
+        let candidates = try candidates(in: image)
+        let shapes = try shapes(in: image, seedBoxes: candidates.map(\.seedBox))
+        var analysed = zip(candidates, shapes).map { candidate, shape in
+            (face: face(
+                frame: image.fullSizeBox(candidate.frame), shape: shape, classifiedAs: shape,
+                detectionScore: candidate.score, imageSize: image.fullSize), shape: shape)
         }
         analysed.sort { ($0.face.frame.minX, $0.face.frame.minY) < ($1.face.frame.minX, $1.face.frame.minY) }
         if options.contourMode == .all,
@@ -195,20 +199,16 @@ public final class FaceDetector {
         try finder.candidates(in: image)
     }
 
-    /// Places the 68 points from `candidate`'s seed box and builds the face from them, in
-    /// full-size coordinates.
-    func analyse(_ candidate: FaceCandidate, in image: FaceImage) throws(FaceKitError) -> (face: Face, shape: FaceShape) {
-        let shape = try shape(in: image, seedBox: candidate.seedBox)
-        let face = face(
-            frame: image.fullSizeBox(candidate.frame), shape: shape, classifiedAs: shape,
-            detectionScore: candidate.score, imageSize: image.fullSize)
-        return (face, shape)
-    }
-
     /// dlib's 68 points for the face in `seedBox` (pixels of the image as decoded), in
     /// full-size coordinates.
     @_spi(Calibration) public func shape(in image: FaceImage, seedBox: CGRect) throws(FaceKitError) -> FaceShape {
-        FaceShape(points: try shapePredictor.points(in: image, box: seedBox).map(image.fullSizePoint))
+        try shapes(in: image, seedBoxes: [seedBox])[0]
+    }
+
+    /// The 68 points of each face seeded from `seedBoxes` (in `image`'s pixels), in full-size
+    /// image coordinates; several faces are placed in parallel.
+    func shapes(in image: FaceImage, seedBoxes: [CGRect]) throws(FaceKitError) -> [FaceShape] {
+        try shapePredictor.points(in: image, boxes: seedBoxes).map { FaceShape(points: $0.map(image.fullSizePoint)) }
     }
 
     /// A face with its box, pose, landmarks and probabilities as the options ask: the geometry

@@ -7,26 +7,41 @@ final class NativeShapePredictor: @unchecked Sendable {
     private let pointer: OpaquePointer
     let pointCount: Int
 
-    /// Runs `fk_shape_predictor_create` and reads the model's point count.
+    /// Runs `fk_shape_predictor_create` and reads the model's point count (releasing the model
+    /// again when that fails).
     init(modelPath: String) throws(FaceKitError) {
         var created: OpaquePointer?
         try callNative(subject: modelPath) { fk_shape_predictor_create(modelPath, &created, $0) }
-        pointer = created!
         var count: Int32 = 0
-        try callNative(subject: modelPath) { fk_shape_predictor_point_count(created, &count, $0) }
+        do {
+            try callNative(subject: modelPath) { fk_shape_predictor_point_count(created, &count, $0) }
+        } catch {
+            fk_shape_predictor_free(created)
+            throw error
+        }
+        pointer = created!
         pointCount = Int(count)
     }
 
     deinit { fk_shape_predictor_free(pointer) }
 
-    /// Runs `fk_shape_predictor_predict`: the model's points for the face in `box`.
+    /// The model's points for the face in `box`.
     func points(in image: FaceImage, box: CGRect) throws(FaceKitError) -> [CGPoint] {
-        var buffer = [fk_point](repeating: fk_point(), count: pointCount)
-        var count: Int32 = 0
-        let rect = fk_rect(box)
+        try points(in: image, boxes: [box])[0]
+    }
+
+    /// Runs `fk_shape_predictor_predict`: the model's points for the face in each of `boxes`
+    /// (several are placed in parallel).
+    func points(in image: FaceImage, boxes: [CGRect]) throws(FaceKitError) -> [[CGPoint]] {
+        guard !boxes.isEmpty else { return [] }
+        var buffer = [fk_point](repeating: fk_point(), count: pointCount * boxes.count)
+        let rects = boxes.map(fk_rect.init)
         try callNative(subject: "landmark prediction") {
-            fk_shape_predictor_predict(pointer, image.handle.pointer, rect, &buffer, Int32(pointCount), &count, $0)
+            fk_shape_predictor_predict(
+                pointer, image.handle.pointer, rects, Int32(rects.count), &buffer, Int32(buffer.count), $0)
         }
-        return buffer.prefix(Int(count)).map { CGPoint(x: Double($0.x), y: Double($0.y)) }
+        return (0..<boxes.count).map { face in
+            buffer[face * pointCount..<(face + 1) * pointCount].map { CGPoint(x: Double($0.x), y: Double($0.y)) }
+        }
     }
 }

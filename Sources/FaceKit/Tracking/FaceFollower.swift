@@ -11,8 +11,10 @@ import Foundation
 /// then places its points away from where the flow took them (it locked onto something else).
 ///
 /// ```swift
-/// let carried = try FaceFollower.carry(previous, with: pointTracker, detector: detector, in: frame)
-/// // nil: lost, detect again
+/// if let motion = try FaceFollower.move(previous, with: pointTracker, in: frame),
+///    let carried = FaceFollower.carried(previous, by: motion, shape: try detector.shape(in: frame, seedBox: motion.seedBox)) {
+///     ...   // nil on either step: lost, detect again
+/// }
 /// ```
 enum FaceFollower {
     /// What is carried: the face's points and boxes in the previous frame.
@@ -51,12 +53,10 @@ enum FaceFollower {
         var points: [(index: Int, position: CGPoint)]
     }
 
-    /// `previous` followed into the current frame of `pointTracker`, or `nil` when it is lost.
-    static func carry(
-        _ previous: State, with pointTracker: NativePointTracker, detector: FaceDetector, in image: FaceImage
-    ) throws(FaceKitError) -> State? {
-        guard let motion = try move(previous, with: pointTracker, in: image) else { return nil }
-        let shape = try detector.shape(in: image, seedBox: motion.seedBox)
+    /// The face that `motion` carried from `previous`, with `shape` placed from the motion's seed
+    /// box (``FaceDetector/shapes(in:seedBoxes:)``), or `nil` when it is lost: the shape is
+    /// implausible or parts from the followed points.
+    static func carried(_ previous: State, by motion: Motion, shape: FaceShape) -> State? {
         guard shape.isPlausible, shape.interOcularDistance > 0 else { return nil }
         let disagreement =
             motion.points.map { shape.points[$0.index].distance(to: $0.position) }.reduce(0, +) / Double(motion.points.count)

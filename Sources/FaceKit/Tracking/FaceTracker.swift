@@ -30,7 +30,10 @@ import Foundation
 /// descriptor (dlib_face_recognition_resnet_model_v1.dat) of faces that overlap no track with
 /// the faces lost recently (``BoxTracker``). By default it is on when that model is found and
 /// off otherwise (``isReidentifying`` tells which, ``reidentificationUnavailableReason`` why); each
-/// descriptor costs a ResNet pass.
+/// descriptor costs a ResNet pass. A re-identifying tracker sets the process's BLAS to one thread
+/// (``BLASThreads``): after each product OpenBLAS's idle threads spin for a while, and on a small
+/// machine they take the cores that decoding, the detector and optical flow run on (on the
+/// Hamilton clip, 2 cores: about 10% more frames per second; docs/benchmarks.md).
 ///
 /// With classification on, eye-open probabilities are judged against each tracked face's own
 /// recent openness (``VideoEyeClassifier``), so one person's blink reads as closed even when
@@ -142,6 +145,7 @@ public final class FaceTracker {
                 reidentificationUnavailableReason = error.description
             }
         }
+        if descriptorNetwork != nil { BLASThreads.set(1) }
         tracker = BoxTracker(configuration: configuration)
         pointTracker = try NativePointTracker()
     }
@@ -191,10 +195,16 @@ public final class FaceTracker {
     /// The faces of the last frame carried into this one, or `nil` when one of them is lost (or
     /// two became one) and the detector must run.
     private func carryFollowedFaces(into image: FaceImage) throws(FaceKitError) -> [(id: Int, state: FaceFollower.State)]? {
+        let ids = followed.keys.sorted()
+        var motions: [FaceFollower.Motion] = []
+        for id in ids {
+            guard let motion = try FaceFollower.move(followed[id]!, with: pointTracker, in: image) else { return nil }
+            motions.append(motion)
+        }
+        let shapes = try detector.shapes(in: image, seedBoxes: motions.map(\.seedBox))
         var carried: [(id: Int, state: FaceFollower.State)] = []
-        for id in followed.keys.sorted() {
-            guard let state = try FaceFollower.carry(followed[id]!, with: pointTracker, detector: detector, in: image)
-            else { return nil }
+        for (index, id) in ids.enumerated() {
+            guard let state = FaceFollower.carried(followed[id]!, by: motions[index], shape: shapes[index]) else { return nil }
             carried.append((id, state))
         }
         for (a, b) in carried.indices.flatMap({ a in carried.indices.filter { $0 > a }.map { (a, $0) } })
@@ -223,16 +233,16 @@ public final class FaceTracker {
         let pairs = Dictionary(uniqueKeysWithValues: GreedyAssignment.pairs(scores: overlaps, minimum: 0.5).map { ($0.row, $0.column) })
         var states: [FaceFollower.State] = []
         var continuing: [Bool] = []
+        let seeds = candidates.enumerated().map { index, candidate in
+            pairs[index].map { (frame: Self.mix(motions[$0].frame, candidate.frame), seedBox: Self.mix(motions[$0].seedBox, candidate.seedBox)) }
+                ?? (frame: candidate.frame, seedBox: candidate.seedBox)
+        }
+        let shapes = try detector.shapes(in: image, seedBoxes: seeds.map(\.seedBox))
         for (index, candidate) in candidates.enumerated() {
-            var frame = candidate.frame, seedBox = candidate.seedBox
-            if let followedIndex = pairs[index] {
-                frame = Self.mix(motions[followedIndex].frame, frame)
-                seedBox = Self.mix(motions[followedIndex].seedBox, seedBox)
-            }
-            let shape = try detector.shape(in: image, seedBox: seedBox)
             // Mostly covered or turned away: not followed, not reported; taken up when it shows.
-            guard shape.isPlausible else { continue }
-            states.append(FaceFollower.State(shape: shape, frame: frame, seedBox: seedBox, detectionScore: candidate.score))
+            guard shapes[index].isPlausible else { continue }
+            states.append(FaceFollower.State(
+                shape: shapes[index], frame: seeds[index].frame, seedBox: seeds[index].seedBox, detectionScore: candidate.score))
             continuing.append(pairs[index] != nil)
         }
         let boxes = states.map(\.frame)
