@@ -36,6 +36,8 @@ struct EvaluateCommand {
     /// The detectors compared: YuNet (FaceKit's) and dlib's (what FaceKit used before), by default
     /// both, side by side in one run.
     var detectors = FaceDetector.DetectorKind.allCases
+    /// Only the clips whose file name contains this, in `video-benchmark` (all when `nil`).
+    var clip: String?
 
     /// The repository root, found from this source file so the tool works from any folder.
     static let repository = URL(fileURLWithPath: #filePath)
@@ -51,7 +53,7 @@ struct EvaluateCommand {
     /// Models from the repository's `.models` first, so the binary can live in any scratch folder.
     static var models: ModelLocator { ModelLocator(directory: repository.appendingPathComponent(".models").path) }
 
-    static let usage = "facekit-evaluate <detection|landmarks|tracking|jitter|benchmark|video-benchmark> [--data <dir>] [--runs <n>] [--detector <yunet|dlib|all>]"
+    static let usage = "facekit-evaluate <detection|landmarks|tracking|jitter|benchmark|video-benchmark> [--data <dir>] [--runs <n>] [--detector <yunet|dlib|all>] [--clip <name>]"
 
     static var help: String {
         """
@@ -60,14 +62,15 @@ struct EvaluateCommand {
         USAGE: \(usage)
 
         ARGUMENTS:
-        \(Subcommand.allCases.map { "  " + $0.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.abstract }.joined(separator: "\n"))
+        \(Subcommand.allCases.map { "  " + $0.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0) + $0.abstract }.joined(separator: "\n"))
 
         OPTIONS:
           --data <dir>  The development data folder (default: $FACEKIT_TEST_DATA, else ../shared/data beside the repository).
           --runs <n>    Timed runs per measurement in benchmark, after one warm-up (default: 5).
           --detector <yunet|dlib|all>
-                        Which detectors detection, landmarks and benchmark measure (default: all; dlib's
-                        HOG and MMOD are the "before" rows).
+                        Which detectors detection, landmarks, benchmark and video-benchmark measure
+                        (default: all; dlib's HOG and MMOD are the "before" rows).
+          --clip <name> In video-benchmark, only the clips whose file name contains <name>.
           -h, --help    Show help information.
 
         """
@@ -88,6 +91,7 @@ struct EvaluateCommand {
             guard let value = rest.popFirst() else { throw UsageError(message: "missing value for '\(argument)'") }
             switch argument {
             case "--data": data = URL(fileURLWithPath: value)
+            case "--clip": clip = value
             case "--detector":
                 if value == "all" {
                     detectors = FaceDetector.DetectorKind.allCases
@@ -113,7 +117,7 @@ struct EvaluateCommand {
         case .landmarks: try LandmarkEvaluation(data: data, detectors: detectors).run()
         case .tracking: try TrackingEvaluation(data: data).run()
         case .jitter: try JitterEvaluation(data: data).run()
-        case .videoBenchmark: try VideoBenchmark(data: data, runs: runs).run()
+        case .videoBenchmark: try VideoBenchmark(data: data, runs: runs, detectors: detectors, clip: clip).run()
         case .benchmark: try Benchmark(data: data, runs: runs, detectors: detectors).run()
         }
     }

@@ -11,6 +11,10 @@ import Foundation
 struct VideoBenchmark {
     let data: URL
     let runs: Int
+    /// The detectors measured (dlib's HOG row is the slow "before" one).
+    let detectors: [FaceDetector.DetectorKind]
+    /// Only the clips whose file name contains this (all when `nil`).
+    let clip: String?
 
     /// One way of tracking: the detector, how often it runs, and re-identification.
     struct Setup {
@@ -35,6 +39,7 @@ struct VideoBenchmark {
             data.appendingPathComponent("video/short_hamilton_clip.mp4").path,
             data.appendingPathComponent("eyes/focus-blink/soniya_test_3.avi").path, crossing, large,
         ].filter { FileManager.default.fileExists(atPath: $0) }
+            .filter { path in clip.map { URL(fileURLWithPath: path).lastPathComponent.contains($0) } ?? true }
         var rows: [[String]] = []
         for clip in clips {
             let ffmpegSeconds = try median((0..<runs).map { _ in try timed { try ffmpeg(["-i", clip, "-f", "null", "-"]) }.1 })
@@ -47,7 +52,7 @@ struct VideoBenchmark {
             ])
             rows.append([name, "", "", "VideoReader decode only", fixed(Double(frames) / decodeSeconds, 0),
                          fixed(decodeSeconds / ffmpegSeconds, 2)])
-            for setup in Self.setups {
+            for setup in Self.setups where detectors.contains(setup.detector) {
                 let seconds = try track(clip, setup)
                 rows.append([name, "", "", setup.name, fixed(Double(frames) / seconds, 1), fixed(seconds / ffmpegSeconds, 1)])
                 progress(rows.last!.joined(separator: " / "))
