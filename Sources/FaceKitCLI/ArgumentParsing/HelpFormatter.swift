@@ -49,7 +49,7 @@ extension ParsableCommand {
     static var synopsisTail: String {
         typealias C = Self
         var tail = ""
-        if C.arguments.contains(where: { !$0.isPositional }) { tail += " [<options>]" }
+        if C.arguments.contains(where: { !$0.isPositional && !$0.isHidden }) { tail += " [<options>]" }
         for definition in C.arguments { if case .positional = definition.kind { tail += " " + definition.synopsis } }
         return tail
     }
@@ -61,7 +61,7 @@ extension ParsableCommand {
         let defaults = C()
         var arguments = ""
         var options = ""
-        for definition in C.arguments {
+        for definition in C.arguments where !definition.isHidden {
             var help = definition.help
             var notes: [String] = []
             if !definition.allowedValues.isEmpty {

@@ -35,8 +35,8 @@ public struct TrackCommand: ParsableCommand {
             .option("start", \.start, valueName: "seconds", help: "Skip the frames shown before this time."),
             .option("end", \.end, valueName: "seconds", help: "Stop at the first frame shown at or after this time."),
         ]
-            + DetectionFlags.arguments(
-                \.detection, contoursHelp: "Not available: ML Kit computes contours only without tracking.")
+            // --contours is parsed, unlisted, so that validate() can say why it is refused.
+            + DetectionFlags.arguments(\.detection, contoursHelp: nil)
             + [
                 .option(
                     "max-missed", \.maxMissed, valueName: "n",
