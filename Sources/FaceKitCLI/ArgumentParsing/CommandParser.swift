@@ -36,15 +36,19 @@ struct CommandParser {
             if word == "help" {
                 for name in rest.dropFirst() {
                     guard let next = Self.subcommand(named: name, of: path.last!) else {
-                        throw Failure(error: CommandError("Unknown subcommand '\(name)'"), path: path)
+                        throw Failure(
+                            error: .unknownSubcommand(name, among: Self.subcommandNames(of: path.last!)), path: path)
                     }
                     path.append(next)
                 }
                 return .help(path)
             }
             guard let next = Self.subcommand(named: word, of: current) else {
-                let kind = word.hasPrefix("-") ? "option" : "subcommand"
-                throw Failure(error: CommandError("Unknown \(kind) '\(word)'"), path: path)
+                let error: CommandError =
+                    word.hasPrefix("-")
+                    ? .unknownOption(String(word.prefix { $0 != "=" }), among: Self.builtInOptionNames(of: current))
+                    : .unknownSubcommand(word, among: Self.subcommandNames(of: current))
+                throw Failure(error: error, path: path)
             }
             path.append(next)
             rest = rest.dropFirst()
@@ -60,6 +64,16 @@ struct CommandParser {
 
     static func subcommand(named name: String, of command: any ParsableCommand.Type) -> (any ParsableCommand.Type)? {
         command.configuration.subcommands.first { $0.configuration.commandName == name }
+    }
+
+    /// The words that may follow `command`: its subcommands' names and `help`.
+    static func subcommandNames(of command: any ParsableCommand.Type) -> [String] {
+        command.configuration.subcommands.map { $0.configuration.commandName } + ["help"]
+    }
+
+    /// The options a command with subcommands answers itself, without dashes.
+    static func builtInOptionNames(of command: any ParsableCommand.Type) -> [String] {
+        (command.configuration.version == nil ? [] : ["version"]) + ["help"]
     }
 
 }
@@ -90,7 +104,10 @@ extension ParsableCommand {
             let inlineValue = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
             guard word.hasPrefix("--"),
                 let definition = definitions.first(where: { $0.name == name && !$0.isPositional })
-            else { throw CommandError("Unknown option '\(word.prefix { $0 != "=" })'") }
+            else {
+                let offered = definitions.filter { !$0.isPositional && !$0.isHidden }.map(\.name) + ["help"]
+                throw .unknownOption(String(word.prefix { $0 != "=" }), among: offered)
+            }
             switch definition.kind {
             case .flag:
                 if inlineValue != nil { throw CommandError("The flag '\(definition.synopsis)' does not take a value") }
