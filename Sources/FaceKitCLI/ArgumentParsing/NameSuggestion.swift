@@ -54,13 +54,15 @@ extension CommandError {
     static func unknownOption(_ word: String, among longNames: [String]) -> CommandError {
         let typed = String(word.drop { $0 == "-" })
         return CommandError(
-            "Unknown option '\(word)'" + (NameSuggestion.closest(to: typed, among: longNames).map { ". Did you mean '--\($0)'?" } ?? ""))
+            "Unknown option '\(word)'"
+                + (NameSuggestion.closest(to: typed, among: longNames).map { ". Did you mean '--\($0)'?" } ?? ""))
     }
 
     /// `Unknown subcommand 'analyse'. Did you mean 'analyze'?`, or without the question when no
     /// subcommand is close.
     static func unknownSubcommand(_ word: String, among names: [String]) -> CommandError {
         CommandError(
-            "Unknown subcommand '\(word)'" + (NameSuggestion.closest(to: word, among: names).map { ". Did you mean '\($0)'?" } ?? ""))
+            "Unknown subcommand '\(word)'"
+                + (NameSuggestion.closest(to: word, among: names).map { ". Did you mean '\($0)'?" } ?? ""))
     }
 }
