@@ -47,6 +47,9 @@ public struct FaceKitCommand: ParsableCommand {
         case .version(let version):
             stdout.write(version + "\n")
             return ExitStatus.success.rawValue
+        case .completionScript(let shell):
+            stdout.write(CompletionScript(root: Self.self).text(for: shell))
+            return ExitStatus.success.rawValue
         case .run(let command, let path):
             do {
                 let status = try command.run(context).rawValue

@@ -211,6 +211,25 @@ struct HelpTests {
         #expect(text.split(separator: "\n").allSatisfy { $0.count <= HelpFormatter.width })
     }
 
+    /// A command with one visible and one hidden option.
+    struct Secretive: ParsableCommand {
+        static var configuration: CommandConfiguration { .init(commandName: "secretive", abstract: "Keep one flag quiet.") }
+        static var arguments: [ArgumentDefinition<Secretive>] {
+            [.flag("secret", \.secret, help: "Not for help.").hidden()]
+        }
+        var secret = false
+        func run(_ context: CommandContext) throws -> FaceKitCLI.ExitStatus { .success }
+    }
+
+    @Test("a hidden option is parsed but left out of help and of the usage line")
+    func hiddenOption() throws {
+        #expect(try Secretive.parse(["--secret"])?.secret == true)
+        let text = HelpFormatter.help(for: [Secretive.self])
+        #expect(!text.contains("secret>") && !text.contains("--secret"), "\(text)")
+        #expect(text.contains("\nUSAGE: secretive\n"), "no [<options>] when every option is hidden: \(text)")
+        #expect(text.contains("\n  -h, --help "))
+    }
+
     @Test("help rows put the text in a 26-column gutter and wrap long labels onto the next line")
     func rows() {
         #expect(HelpFormatter.row("--x", "Do it.") == "  --x" + String(repeating: " ", count: 21) + "Do it.\n")

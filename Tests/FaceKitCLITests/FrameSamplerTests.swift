@@ -42,3 +42,28 @@ struct FrameSamplerTests {
         #expect(Self.analysed(every: 10, startMs: nil, endMs: nil, firstTimestampMs: -33) == [0, 10])
     }
 }
+
+@Suite("FrameSampler.Estimate")
+struct FrameSamplerEstimateTests {
+    @Test(
+        "frames to read stop at --end; frames to analyse start at --start and count every nth",
+        arguments: [
+            // every, start s, end s, declared frames, fps, to read, to analyse
+            (10, 60.0, 80.0, 3600, 30.0, 2400, 60),
+            (1, nil, nil, 300, 25.0, 300, 300),
+            (24, nil, nil, 100, 25.0, 100, 5),
+            (1, nil, 10.0, 100, 25.0, 100, 100),
+            (5, 1.0, 2.0, 125, 25.0, 50, 5),
+            (1, nil, 4.0, 0, 25.0, 100, 100),
+            (1, nil, nil, 0, 25.0, nil, nil),
+            (1, 2.0, nil, 100, 0.0, 100, nil),
+        ] as [(Int, Double?, Double?, Int, Double, Int?, Int?)])
+    func estimate(
+        every: Int, start: Double?, end: Double?, declared: Int, fps: Double, toRead: Int?, toAnalyse: Int?
+    ) {
+        let sampler = FrameSampler(every: every, startMs: start.map { $0 * 1000 }, endMs: end.map { $0 * 1000 })
+        #expect(
+            sampler.estimate(declaredFrames: declared, framesPerSecond: fps)
+                == FrameSampler.Estimate(framesToRead: toRead, framesToAnalyse: toAnalyse))
+    }
+}

@@ -30,6 +30,16 @@ struct TrackCommandTests {
         #expect(run.stderr.contains("Usage: facekit track"), "\(run.stderr)")
     }
 
+    @Test("help leaves out --contours, which track refuses, and still lists the other detection flags")
+    func helpHidesContours() {
+        let run = TestSupport.run(["track", "--help"])
+        #expect(run.status == 0)
+        #expect(!run.stdout.contains("--contours"), "\(run.stdout)")
+        for option in ["--mode <mode>", "--landmarks", "--classify", "--min-face-size <fraction>", "--model-dir <dir>"] {
+            #expect(run.stdout.contains("\n  \(option)"), "\(option) missing from help")
+        }
+    }
+
     @Test(
         "option values that cannot be honoured are usage errors naming the option",
         arguments: [

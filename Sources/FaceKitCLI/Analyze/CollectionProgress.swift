@@ -31,7 +31,7 @@ final class CollectionProgress {
         tally.files += 1
         tally.faces += found
         if failed { tally.failures += 1 }
-        line.update {
+        line.update { _ in
             Self.progressText(
                 tally, total: total(), filesThisRun: tally.files - resumedFiles, seconds: line.elapsedSeconds)
         }

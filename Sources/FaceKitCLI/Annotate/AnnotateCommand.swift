@@ -245,18 +245,20 @@ public struct AnnotateCommand: ParsableCommand {
         } catch {
             return writingFailed(error)
         }
+        // Every frame is read and analysed.
+        let frames = video.declaredFrameCount > 0 ? video.declaredFrameCount : nil
         let progress = ProgressLine(
             output: context.stderr, enabled: !quiet && context.stderr.isTerminal, source: target.input,
-            declaredFrames: video.declaredFrameCount)
+            estimate: .init(framesToRead: frames, framesToAnalyse: frames))
         defer { progress.finish() }
         var failure: String?
         var framesRead = 0
         do {
             while let frame = try video.next(), let image = frame.image {
                 framesRead += 1
-                progress.update(framesRead: framesRead)
                 let faces = try tracker.process(image, timestampMs: frame.timestampMs)
                 try writer.write(annotated(image, faces: faces))
+                progress.update(framesRead: framesRead, framesAnalysed: framesRead)
             }
         } catch {
             failure = video.failureMessage(error, kept: "frames")

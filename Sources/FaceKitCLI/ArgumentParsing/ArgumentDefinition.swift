@@ -26,6 +26,8 @@ public struct ArgumentDefinition<Command> {
     let allowedValues: [String]
     let assign: (inout Command, String) throws(InvalidValue) -> Void
     let defaultDescription: (Command) -> String?
+    /// Left out of help and completion scripts; still parsed (see ``hidden()``).
+    public private(set) var isHidden = false
 
     var isPositional: Bool {
         if case .positional = kind { true } else { false }
@@ -38,6 +40,18 @@ public struct ArgumentDefinition<Command> {
         case .option(let valueName): "--\(name) <\(valueName)>"
         case .positional(let valueName): "<\(valueName)> ..."
         }
+    }
+
+    /// The same argument, parsed as before but not shown in help or completions: for an option a
+    /// command accepts only to refuse it with a clearer message than "Unknown option".
+    ///
+    /// ```swift
+    /// .flag("contours", \.contours, help: "...").hidden()   // `track --contours`: "cannot be combined with tracking"
+    /// ```
+    public func hidden() -> Self {
+        var copy = self
+        copy.isHidden = true
+        return copy
     }
 
     /// An option whose property has a default, shown in help.

@@ -9,6 +9,8 @@ struct CommandParser {
         /// Print the help of the last command in the path.
         case help([any ParsableCommand.Type])
         case version(String)
+        /// Print the completion script for this shell.
+        case completionScript(CompletionShell)
         /// Validated and ready to run.
         case run(any ParsableCommand, [any ParsableCommand.Type])
     }
@@ -33,18 +35,26 @@ struct CommandParser {
             guard let word = rest.first else { return .help(path) }
             if word == "-h" || word == "--help" { return .help(path) }
             if word == "--version", let version = current.configuration.version { return .version(version) }
+            if path.count == 1, let shell = try Self.completionShell(requestedBy: rest, path: path) {
+                return .completionScript(shell)
+            }
             if word == "help" {
                 for name in rest.dropFirst() {
                     guard let next = Self.subcommand(named: name, of: path.last!) else {
-                        throw Failure(error: CommandError("Unknown subcommand '\(name)'"), path: path)
+                        throw Failure(
+                            error: .unknownSubcommand(name, among: Self.subcommandNames(of: path.last!)), path: path)
                     }
                     path.append(next)
                 }
                 return .help(path)
             }
             guard let next = Self.subcommand(named: word, of: current) else {
-                let kind = word.hasPrefix("-") ? "option" : "subcommand"
-                throw Failure(error: CommandError("Unknown \(kind) '\(word)'"), path: path)
+                let error: CommandError =
+                    word.hasPrefix("-")
+                    ? .unknownOption(
+                        String(word.prefix { $0 != "=" }), among: BuiltInOption.options(for: path).map(\.name))
+                    : .unknownSubcommand(word, among: Self.subcommandNames(of: current))
+                throw Failure(error: error, path: path)
             }
             path.append(next)
             rest = rest.dropFirst()
@@ -60,6 +70,36 @@ struct CommandParser {
 
     static func subcommand(named name: String, of command: any ParsableCommand.Type) -> (any ParsableCommand.Type)? {
         command.configuration.subcommands.first { $0.configuration.commandName == name }
+    }
+
+    /// The words that may follow `command`: its subcommands' names and `help`.
+    static func subcommandNames(of command: any ParsableCommand.Type) -> [String] {
+        command.configuration.subcommands.map { $0.configuration.commandName } + ["help"]
+    }
+
+    /// The shell of `--generate-completion-script <shell>` when `words` is that request, `nil`
+    /// when they are something else.
+    static func completionShell(requestedBy words: ArraySlice<String>, path: [any ParsableCommand.Type])
+        throws(Failure) -> CompletionShell?
+    {
+        let option = BuiltInOption.completionScript
+        guard let word = words.first, word == "--\(option.name)" || word.hasPrefix("--\(option.name)=") else {
+            return nil
+        }
+        let inline = word.firstIndex(of: "=").map { String(word[word.index(after: $0)...]) }
+        let extra = words.dropFirst(inline == nil ? 2 : 1)
+        guard let value = inline ?? words.dropFirst().first.flatMap({ $0.hasPrefix("--") ? nil : $0 }) else {
+            throw Failure(
+                error: CommandError("Missing value for '--\(option.name) <\(option.valueName!)>'"), path: path)
+        }
+        guard let shell = CompletionShell(argument: value) else {
+            throw Failure(
+                error: .invalidValue(
+                    value, for: "--\(option.name) <\(option.valueName!)>", allowed: option.allowedValues),
+                path: path)
+        }
+        if let word = extra.first { throw Failure(error: CommandError("Unexpected argument '\(word)'"), path: path) }
+        return shell
     }
 
 }
@@ -90,7 +130,11 @@ extension ParsableCommand {
             let inlineValue = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
             guard word.hasPrefix("--"),
                 let definition = definitions.first(where: { $0.name == name && !$0.isPositional })
-            else { throw CommandError("Unknown option '\(word.prefix { $0 != "=" })'") }
+            else {
+                let offered =
+                    definitions.filter { !$0.isPositional && !$0.isHidden }.map(\.name) + [BuiltInOption.help.name]
+                throw .unknownOption(String(word.prefix { $0 != "=" }), among: offered)
+            }
             switch definition.kind {
             case .flag:
                 if inlineValue != nil { throw CommandError("The flag '\(definition.synopsis)' does not take a value") }
@@ -125,12 +169,19 @@ extension ParsableCommand {
         do {
             try definition.assign(&command, value)
         } catch {
-            var message = "The value '\(value)' is invalid for '\(definition.synopsis)'"
-            let allowed = definition.allowedValues.map { "'\($0)'" }
-            if allowed.count > 1 {
-                message += ". Please provide one of \(allowed.dropLast().joined(separator: ", ")) or \(allowed.last!)."
-            }
-            throw CommandError(message)
+            throw .invalidValue(value, for: definition.synopsis, allowed: definition.allowedValues)
         }
+    }
+}
+
+extension CommandError {
+    /// `The value 'slow' is invalid for '--mode <mode>'. Please provide one of 'fast' or 'accurate'.`
+    static func invalidValue(_ value: String, for synopsis: String, allowed: [String]) -> CommandError {
+        var message = "The value '\(value)' is invalid for '\(synopsis)'"
+        let allowed = allowed.map { "'\($0)'" }
+        if allowed.count > 1 {
+            message += ". Please provide one of \(allowed.dropLast().joined(separator: ", ")) or \(allowed.last!)."
+        }
+        return CommandError(message)
     }
 }

@@ -16,7 +16,7 @@ enum HelpFormatter {
                 .map { $0.hasPrefix(" ") ? String($0) : wrap(String($0), indent: 0) }.joined(separator: "\n") + "\n"
         }
         text += "\nUSAGE: " + usage(for: path) + "\n"
-        text += command.helpSections
+        text += command.helpSections(builtIns: BuiltInOption.options(for: path))
         if !configuration.subcommands.isEmpty {
             text += "\nSUBCOMMANDS:\n"
             for sub in configuration.subcommands {
@@ -49,19 +49,19 @@ extension ParsableCommand {
     static var synopsisTail: String {
         typealias C = Self
         var tail = ""
-        if C.arguments.contains(where: { !$0.isPositional }) { tail += " [<options>]" }
+        if C.arguments.contains(where: { !$0.isPositional && !$0.isHidden }) { tail += " [<options>]" }
         for definition in C.arguments { if case .positional = definition.kind { tail += " " + definition.synopsis } }
         return tail
     }
 
-    /// The ARGUMENTS and OPTIONS sections.
-    static var helpSections: String {
+    /// The ARGUMENTS and OPTIONS sections; the options end with `builtIns`.
+    static func helpSections(builtIns: [BuiltInOption]) -> String {
         typealias C = Self
         let row = HelpFormatter.row
         let defaults = C()
         var arguments = ""
         var options = ""
-        for definition in C.arguments {
+        for definition in C.arguments where !definition.isHidden {
             var help = definition.help
             var notes: [String] = []
             if !definition.allowedValues.isEmpty {
@@ -75,8 +75,13 @@ extension ParsableCommand {
                 options += row(definition.synopsis, help)
             }
         }
-        if C.configuration.version != nil { options += row("--version", "Show the version.") }
-        options += row("-h, --help", "Show help information.")
+        for option in builtIns {
+            var help = option.help
+            if !option.allowedValues.isEmpty {
+                help += " (values: " + option.allowedValues.joined(separator: ", ") + ")"
+            }
+            options += row(option.synopsis, help)
+        }
         return (arguments.isEmpty ? "" : "\nARGUMENTS:\n" + arguments) + "\nOPTIONS:\n" + options
     }
 }

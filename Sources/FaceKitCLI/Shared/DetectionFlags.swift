@@ -18,17 +18,22 @@ public struct DetectionFlags: Sendable {
     public init() {}
 
     /// The flags' definitions, bound to the group stored at `group` in `Command`.
+    ///
+    /// `contoursHelp` `nil` hides `--contours` from help and completions, for a command that
+    /// accepts it only to refuse it with a message that says why (`track`: no contours with tracking).
     public static func arguments<Command>(
-        _ group: WritableKeyPath<Command, DetectionFlags>, contoursHelp: String
+        _ group: WritableKeyPath<Command, DetectionFlags>, contoursHelp: String?
     ) -> [ArgumentDefinition<Command>] {
-        [
+        let contours = ArgumentDefinition<Command>.flag(
+            "contours", group.appending(path: \.contours), help: contoursHelp ?? "Not available with this command.")
+        return [
             .option(
                 "mode", group.appending(path: \.mode), valueName: "mode",
                 help: "Trade speed for recall: accurate searches finer and mirrored, finding a few more small and turned faces at about 5x the time."),
             .flag(
                 "landmarks", group.appending(path: \.landmarks), help: "Compute the 10 landmarks."
             ),
-            .flag("contours", group.appending(path: \.contours), help: contoursHelp),
+            contoursHelp == nil ? contours.hidden() : contours,
             .flag(
                 "classify", group.appending(path: \.classify), help: "Compute the smiling and eye-open probabilities."),
             .option(

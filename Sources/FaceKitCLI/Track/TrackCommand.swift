@@ -35,8 +35,8 @@ public struct TrackCommand: ParsableCommand {
             .option("start", \.start, valueName: "seconds", help: "Skip the frames shown before this time."),
             .option("end", \.end, valueName: "seconds", help: "Stop at the first frame shown at or after this time."),
         ]
-            + DetectionFlags.arguments(
-                \.detection, contoursHelp: "Not available: ML Kit computes contours only without tracking.")
+            // --contours is parsed, unlisted, so that validate() can say why it is refused.
+            + DetectionFlags.arguments(\.detection, contoursHelp: nil)
             + [
                 .option(
                     "max-missed", \.maxMissed, valueName: "n",
@@ -56,7 +56,7 @@ public struct TrackCommand: ParsableCommand {
                 .option(
                     "summary", \.summary, valueName: "file",
                     help: "Also write one CSV row per tracking ID (first and last frame, duration, blinks) to this file."),
-                .flag("quiet", \.quiet, help: "Do not show progress on a terminal."),
+                .flag("quiet", \.quiet, help: "Do not show progress and the closing summary on a terminal."),
                 .positional("video", \.videos, help: "A video file (MP4, MOV, AVI, ...)."),
             ]
     }
@@ -145,23 +145,27 @@ public struct TrackCommand: ParsableCommand {
         }
         // Said even with --quiet: it changes what the IDs mean.
         if let note = tracker.reidentificationNote { context.stderr.writeDiagnostic(note) }
+        let started = ContinuousClock.now
         let writer = format.writer(columns: FaceRecordColumns(landmarks: detection.landmarks), output: sink)
         writer.writeHeader()
         var table = TrackSummary(countsBlinks: detection.classify)
-        var failed = false
+        var tally = TrackTally(videos: videos)
         for path in videos {
             tracker.reset()
             let outcome = track(path, with: tracker, context: context) { record in
                 writer.write(record)
+                tally.faces += 1
                 table.add(
                     record.face, source: record.source, frame: record.frame!,
                     timestampMs: record.timestampMilliseconds!)
             }
-            if let message = outcome {
+            tally.framesAnalysed += outcome.framesAnalysed
+            if let message = outcome.failure {
                 context.stderr.writeDiagnostic(message)
-                failed = true
+                tally.failures += 1
             }
         }
+        tally.tracks = table.entries.count
         if let summaryFile {
             summaryFile.write(table.csv())
             try summaryFile.commit()
@@ -171,28 +175,36 @@ public struct TrackCommand: ParsableCommand {
         } else {
             sink.flush()
         }
-        return failed ? .failure : .success
+        if showsProgress(context) {
+            context.stderr.write(tally.summaryText(seconds: StatusLine.seconds(.now - started)) + "\n")
+        }
+        return tally.failures > 0 ? .failure : .success
     }
 
-    /// Tracks one video, handing each face's record to `emit`; returns the message to report
-    /// when the video could not be read to its end, `nil` when it was.
+    /// Progress and the closing line are drawn for a person watching a terminal, as by `analyze`.
+    private func showsProgress(_ context: CommandContext) -> Bool { !quiet && context.stderr.isTerminal }
+
+    /// Tracks one video, handing each face's record to `emit`; returns how many frames were
+    /// analysed, and the message to report when the video could not be read to its end (`nil`
+    /// when it was).
     private func track(
         _ path: String, with tracker: FaceTracker, context: CommandContext, emit: (FaceRecord) -> Void
-    ) -> String? {
+    ) -> (framesAnalysed: Int, failure: String?) {
         let video: VideoReader
         do {
             video = try VideoReader(contentsOfFile: path)
         } catch {
-            return error.description
+            return (0, error.description)
         }
-        let progress = ProgressLine(
-            output: context.stderr, enabled: !quiet && context.stderr.isTerminal, source: path,
-            declaredFrames: video.declaredFrameCount)
-        defer { progress.finish() }
         var sampler = FrameSampler(every: every, startMs: start > 0 ? start * 1000 : nil, endMs: end.map { $0 * 1000 })
+        let estimate = sampler.estimate(declaredFrames: video.declaredFrameCount, framesPerSecond: video.framesPerSecond)
+        let progress = ProgressLine(
+            output: context.stderr, enabled: showsProgress(context), source: path, estimate: estimate)
+        defer { progress.finish() }
         let frameDurationMs = video.framesPerSecond > 0 ? 1000 / video.framesPerSecond : 0
         var previousTimestampMs: Double?
         var framesRead = 0
+        var framesAnalysed = 0
         do {
             while true {
                 let index = video.lastIndex + 1
@@ -202,21 +214,23 @@ public struct TrackCommand: ParsableCommand {
                 guard let frame = try video.next(decode: decode) else { break }
                 framesRead += 1
                 previousTimestampMs = frame.timestampMs
-                progress.update(framesRead: framesRead)
                 let decision = sampler.decision(
                     index: frame.index, timestampMs: frame.timestampMs, decoded: frame.image != nil)
-                if decision == .stop { return nil }
-                guard decision == .analyse, let image = frame.image else { continue }
-                for (face, detected) in try tracker.process(image, timestampMs: frame.timestampMs).enumerated() {
-                    emit(
-                        FaceRecord(
-                            source: path, frame: frame.index, timestampMilliseconds: frame.timestampMs, index: face,
-                            face: detected))
+                if decision == .stop { return (framesAnalysed, nil) }
+                if decision == .analyse, let image = frame.image {
+                    for (face, detected) in try tracker.process(image, timestampMs: frame.timestampMs).enumerated() {
+                        emit(
+                            FaceRecord(
+                                source: path, frame: frame.index, timestampMilliseconds: frame.timestampMs,
+                                index: face, face: detected))
+                    }
+                    framesAnalysed += 1
                 }
+                progress.update(framesRead: framesRead, framesAnalysed: framesAnalysed)
             }
         } catch {
-            return video.failureMessage(error, kept: "rows")
+            return (framesAnalysed, video.failureMessage(error, kept: "rows"))
         }
-        return video.stoppedDecodingMessage(kept: "rows")
+        return (framesAnalysed, video.stoppedDecodingMessage(kept: "rows"))
     }
 }
