@@ -52,6 +52,10 @@ import Foundation
     /// Scale ratio between pyramid levels.
     static let levelRatio = 4.0
 
+    /// Width in network pixels of the largest face a level is responsible for; larger ones are
+    /// found a level up (the coarsest level takes every size).
+    var largestFaceOfLevel: Double { smallestFace * Self.levelRatio }
+
     /// The passes for an image of this size (unmirrored: the finder adds the mirrored twins);
     /// never empty for a non-empty image.
     func passes(imageWidth: Int, imageHeight: Int, minFaceSize: Double) -> [SearchPass] {

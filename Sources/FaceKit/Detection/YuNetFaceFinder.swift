@@ -7,6 +7,9 @@ final class YuNetFaceFinder: FaceFinder {
     /// Overlap above which two detections are one face, within a pass and between passes; 0.3
     /// is YuNet's own evaluation setting (libfacedetection.train).
     static let maximumOverlap = 0.3
+    /// Faces narrower than this share of the smallest face minFaceSize asks for are dropped;
+    /// those between it and the minimum are kept, as the search finds them anyway.
+    static let smallestShareOfMinimum = 0.5
 
     let plan: SearchPlan
     let minimumScore: Double
@@ -31,21 +34,34 @@ final class YuNetFaceFinder: FaceFinder {
     /// YuNet's own faces, merged over every pass, best first.
     func detections(in image: FaceImage) throws(FaceKitError) -> [NativeYuNet.Face] {
         let passes = plan.passes(imageWidth: image.width, imageHeight: image.height, minFaceSize: minFaceSize)
+        let coarsest = passes.map(\.scale).min() ?? 0
         var found: [NativeYuNet.Face] = []
         for pass in passes {
-            guard plan.mirrored else {
-                found += try network.detect(
+            var faces: [NativeYuNet.Face]
+            if plan.mirrored {
+                let floor = MirrorFusion.passThreshold(for: minimumScore)
+                var twin = pass
+                twin.isMirrored = true
+                faces = MirrorFusion.fused(
+                    try network.detect(in: image, pass: pass, minimumScore: floor, maximumOverlap: Self.maximumOverlap),
+                    try network.detect(in: image, pass: twin, minimumScore: floor, maximumOverlap: Self.maximumOverlap),
+                    minimumScore: minimumScore)
+            } else {
+                faces = try network.detect(
                     in: image, pass: pass, minimumScore: minimumScore, maximumOverlap: Self.maximumOverlap)
-                continue
             }
-            let floor = MirrorFusion.passThreshold(for: minimumScore)
-            var twin = pass
-            twin.isMirrored = true
-            found += MirrorFusion.fused(
-                try network.detect(in: image, pass: pass, minimumScore: floor, maximumOverlap: Self.maximumOverlap),
-                try network.detect(in: image, pass: twin, minimumScore: floor, maximumOverlap: Self.maximumOverlap),
-                minimumScore: minimumScore)
+            // A face too large for this level's share of the pyramid is the coarser level's to
+            // find: large non-faces (a dog's head) scored above the threshold only when searched
+            // finer than the plan intends.
+            if pass.scale > coarsest {
+                faces.removeAll { Double($0.box.width) * pass.scale >= plan.largestFaceOfLevel }
+            }
+            found += faces
         }
+        // Far below the smallest face asked for: specks (a 6 px "face" in a 480 px photo at
+        // minFaceSize 0.05), never the faces the search is for.
+        let smallestBox = minFaceSize * Double(image.width) * SearchPlan.boxWidthPerHeadWidth * Self.smallestShareOfMinimum
+        found.removeAll { Double($0.box.width) < smallestBox }
         guard passes.count > 1 else { return found }
         return NonMaximumSuppression.kept(
             scores: found.map(\.score), boxes: found.map(\.box), maximumOverlap: Self.maximumOverlap

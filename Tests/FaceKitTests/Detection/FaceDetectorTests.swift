@@ -149,6 +149,24 @@ struct FaceDetectorTests {
         #expect(faces.count == expected)
     }
 
+    @Test("a finer search adds no false faces: dogs' heads and specks below minFaceSize stay out", .needsSharedData)
+    func finerSearch() throws {
+        let dogs = try FaceImage(contentsOfFile: TestData.shared("photos/dlib-faces/dogs.jpg"))
+        let crowd = try FaceImage(contentsOfFile: TestData.shared("photos/dlib-faces/2008_004176.jpg"))
+        for mode in FaceDetectorOptions.PerformanceMode.allCases {
+            let detector = try Self.detector {
+                $0.performanceMode = mode
+                $0.minFaceSize = 0.05
+            }
+            // Searched at twice the default scale, the dogs' heads scored above the threshold.
+            #expect(try detector.process(dogs).isEmpty, "\(mode)")
+            // Seven labelled faces; accurate mode also reported a 6 px box at the top edge.
+            let faces = try detector.process(crowd)
+            #expect(faces.count == 7, "\(mode)")
+            #expect(faces.allSatisfy { Double($0.frame.width) >= 0.05 * 480 * 0.8 / 2 }, "\(mode)")
+        }
+    }
+
     @Test("both modes find the five faces of multi_face.jpg, the one in sunglasses included", .needsSharedData)
     func sunglassesFace() throws {
         let image = try FaceImage(contentsOfFile: TestData.shared("photos/pyfeat/multi_face.jpg"))
