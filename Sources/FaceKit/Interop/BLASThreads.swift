@@ -3,9 +3,11 @@ internal import CFaceKit
 /// How many threads the system BLAS (OpenBLAS) gives each matrix product of dlib's CNNs: accurate
 /// mode's detector and the face descriptor. One setting for the whole process.
 ///
-/// OpenBLAS uses every core for each product by default, which is right for one worker. With
-/// several workers each running a CNN, give each one thread, so that N workers use N cores rather
-/// than asking for N x cores threads:
+/// OpenBLAS uses every core for each product by default, which is right for one worker doing
+/// nothing else. With several workers each running a CNN, give each one thread, so that N workers
+/// use N cores rather than asking for N x cores threads; a re-identifying ``FaceTracker`` does the
+/// same, because OpenBLAS's idle threads spin after each product and take the cores that decoding
+/// and the detector need:
 ///
 /// ```swift
 /// if jobs > 1 { BLASThreads.set(1) }   // 1 with OpenBLAS, nil with another BLAS

@@ -33,7 +33,7 @@ import Foundation
 /// descriptor costs a ResNet pass. A re-identifying tracker sets the process's BLAS to one thread
 /// (``BLASThreads``): after each product OpenBLAS's idle threads spin for a while, and on a small
 /// machine they take the cores that decoding, the detector and optical flow run on (on the
-/// Hamilton clip, 2 cores: about 10% more frames per second; docs/benchmarks.md).
+/// Hamilton clip, 2 cores: 5-30% more frames per second; docs/benchmarks.md).
 ///
 /// With classification on, eye-open probabilities are judged against each tracked face's own
 /// recent openness (``VideoEyeClassifier``), so one person's blink reads as closed even when
