@@ -162,7 +162,8 @@ void fk_detector_free(fk_detector *detector);
 
 /* Runs the detector on image resized by scale (0.05 ... 8; 1 = as is), and reports boxes in the
  * coordinates of the unscaled image. At most capacity detections, highest score first, are
- * written to out; *count receives how many were written. */
+ * written to out; *count receives how many were found in all, which may exceed capacity (call
+ * again with more room to get them all). */
 int32_t fk_detector_detect(fk_detector *detector, const fk_image *image, float scale,
                            fk_detection *out, int32_t capacity, int32_t *count,
                            fk_error *error);
