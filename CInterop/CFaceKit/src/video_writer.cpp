@@ -2,8 +2,8 @@
 #include "CFaceKit.h"
 #include "guard.hpp"
 #include "image.hpp"
+#include "native_logging.hpp"
 
-#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/videoio.hpp>
 
 #include <cerrno>
@@ -83,8 +83,7 @@ extern "C" int32_t fk_video_writer_create(const char *path, const char *fourcc, 
         fk::require(width > 0 && height > 0 && width <= 16384 && height <= 16384,
                     "width and height must be in 1 ... 16384");
         // FFmpeg's own messages ("tag ... is not supported") would reach stderr.
-        ::setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0);
-        cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+        fk::silence_native_logging();
         check_creatable(path);
         auto video = std::make_unique<fk_video_writer>();
         video->path = path;
