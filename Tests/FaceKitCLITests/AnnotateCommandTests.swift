@@ -139,11 +139,17 @@ struct AnnotateCommandTests {
         #expect(run.stderrLines.first?.hasPrefix("Error: ") == true && run.stderr.contains(option), "\(run.stderr)")
     }
 
-    @Test("--output is required")
+    @Test("--output is required, and the usage line and help say so")
     func outputRequired() {
         let run = Self.annotate([TestSupport.astronaut])
         #expect(run.status == 64)
-        #expect(run.stderr.contains("'--output <folder>'"), "\(run.stderr)")
+        #expect(
+            run.stderrLines.prefix(2) == [
+                "Error: Missing expected option '--output <folder>'",
+                "Usage: facekit annotate [<options>] --output <folder> <input> ...",
+            ], "\(run.stderr)")
+        let help = TestSupport.run(["annotate", "--help"])
+        #expect(help.stdout.contains("\nUSAGE: facekit annotate [<options>] --output <folder> <input> ...\n"), "\(help.stdout)")
     }
 
     @Test("--draw chooses the marks and turns on what they need; by default what is computed is drawn")

@@ -29,7 +29,8 @@ public struct AnnotateCommand: ParsableCommand {
                 .option(
                     "draw", \.draw, valueName: "marks",
                     help: "Draw these, comma-separated: boxes, landmarks, contours, pose, ids, labels, or all."),
-                .option("output", \.output, valueName: "folder", help: "Write the annotated copies into this folder."),
+                .option("output", \.output, valueName: "folder", help: "Write the annotated copies into this folder.")
+                    .required(),
                 .option(
                     "quality", \.quality, valueName: "1-100", help: "JPEG and WebP quality of the annotated images."),
                 .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
@@ -83,9 +84,8 @@ public struct AnnotateCommand: ParsableCommand {
     }
 
     public func validate() throws(CommandError) {
-        guard let output, !output.isEmpty else {
-            throw CommandError("Missing expected option '--output <folder>': where the annotated copies go")
-        }
+        // The parser refuses a command line without --output (it is required()).
+        guard let output, !output.isEmpty else { throw CommandError("The value '' is invalid for '--output <folder>'") }
         guard (1...100).contains(quality) else {
             throw CommandError("The value '\(quality)' is invalid for '--quality <1-100>': it must be from 1 to 100")
         }
