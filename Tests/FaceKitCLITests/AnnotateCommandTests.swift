@@ -139,6 +139,31 @@ struct AnnotateCommandTests {
         #expect(run.stderrLines.first?.hasPrefix("Error: ") == true && run.stderr.contains(option), "\(run.stderr)")
     }
 
+    @Test("the output folder given again as an input, or a folder inside it, is a usage error: nothing would be annotated")
+    func outputFolderAsInput() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let out = folder + "/out"
+            let copy = try TestSupport.makeFile(out, "astronaut.png", contents: TestSupport.astronautData())
+            try TestSupport.makeFile(out, "sub/b.png", contents: TestSupport.astronautData())
+            try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: out)
+            for (arguments, what) in [
+                (["--output", out, out], "is the '--output <folder>' itself"),
+                (["--output", out + "/", folder + "/link/."], "is the '--output <folder>' itself"),
+                (["--output", out, TestSupport.astronaut, out + "/sub"], "is inside the '--output <folder>'"),
+            ] {
+                let run = Self.annotate(arguments)
+                #expect(run.status == 64, "\(arguments): \(run.stderr)")
+                let first = run.stderrLines.first ?? ""
+                #expect(first.hasPrefix("Error: The input '\(arguments.last!)' \(what)"), "\(first)")
+                #expect(first.hasSuffix("so nothing would be annotated"), "\(first)")
+                #expect(run.stderr.contains("Usage: facekit annotate"), "\(run.stderr)")
+                #expect(run.stdout.isEmpty)
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == TestSupport.astronautData())
+            #expect(try FileManager.default.subpathsOfDirectory(atPath: out).sorted() == ["astronaut.png", "sub", "sub/b.png"])
+        }
+    }
+
     @Test("--output is required, and the usage line and help say so")
     func outputRequired() {
         let run = Self.annotate([TestSupport.astronaut])

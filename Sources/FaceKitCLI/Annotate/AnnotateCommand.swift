@@ -93,6 +93,11 @@ public struct AnnotateCommand: ParsableCommand {
             throw CommandError(
                 "The value '\(maxPixels)' is invalid for '--max-pixels <n>': it must be a positive number of pixels")
         }
+        for input in inputs {
+            if let problem = AnnotationTarget.outputFolderProblem(input: input, outputFolder: output) {
+                throw CommandError(problem)
+            }
+        }
         if effectiveDetection.contours, let video = inputs.first(where: AnnotationTarget.isVideoFileName) {
             let flag =
                 detection.contours
