@@ -76,6 +76,28 @@ struct AnnotateCommandTests {
         }
     }
 
+    @Test("a video of 1 px frames is refused for its size, not for a codec, and leaves no file", .needsModels)
+    func tooSmallVideo() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let out = folder + "/out"
+            for (size, name) in [("1:1", "dot.mp4"), ("64:1", "line.webm")] {
+                let input = folder + "/" + name
+                try TestSupport.ffmpeg(["-i", Self.crossing, "-frames:v", "5", "-vf", "scale=\(size)", "-pix_fmt", "yuv444p", input])
+                let run = Self.annotate(["--output", out, input])
+                #expect(run.status == 1)
+                let shown = size.replacingOccurrences(of: ":", with: "x")
+                #expect(
+                    run.stderrLines == [
+                        "facekit: \(input): not annotated: its frames of \(shown) px are too small to write as video: "
+                            + "the encoders keep colour at half resolution and need at least 2 px each way"
+                    ])
+                #expect(run.stdout.isEmpty)
+            }
+            let left = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
+            #expect(left.isEmpty, "no copy and no temporary file: \(left)")
+        }
+    }
+
     @Test("missing and broken inputs get one line each naming them; the good one is still written", .needsModels)
     func badInputs() throws {
         try TestSupport.withTemporaryFolder { folder in

@@ -224,6 +224,10 @@ public struct AnnotateCommand: ParsableCommand {
         } catch {
             return failed(error.description)
         }
+        guard video.width >= VideoWriter.minimumSide, video.height >= VideoWriter.minimumSide else {
+            let reason = VideoWriter.tooSmallReason(width: video.width, height: video.height)
+            return failed("\(target.input): not annotated: its \(reason)")
+        }
         let temporary: String
         let writer: VideoWriter
         do {
