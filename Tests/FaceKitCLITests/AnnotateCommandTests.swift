@@ -76,6 +76,52 @@ struct AnnotateCommandTests {
         }
     }
 
+    /// The mean grey level of each frame of a video.
+    static func meanLevels(_ path: String) throws -> [Double] {
+        let video = try VideoReader(contentsOfFile: path)
+        var levels: [Double] = []
+        while let frame = try video.next() {
+            let pixels = try frame.image!.pixels(format: .gray8)
+            levels.append(Double(pixels.reduce(0) { $0 + Int($1) }) / Double(pixels.count))
+        }
+        return levels
+    }
+
+    @Test("--every, --start and --end choose a video's frames as for track; the copy holds them at a rate that keeps its speed", .needsModels)
+    func frameSelection() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            // 30 frames at 5 fps, frame n a flat grey of level 16 + 7n: each frame tells its number
+            // (re-encoding shifts levels by 2 or 3, under half a step).
+            let ramp = folder + "/ramp.mp4"
+            try TestSupport.ffmpeg([
+                "-f", "lavfi", "-i", "color=black:size=64x48:rate=5:duration=6", "-vf",
+                "geq=lum='16+7*N':cb=128:cr=128", "-pix_fmt", "yuv420p", ramp,
+            ])
+            let out = folder + "/out"
+            let run = Self.annotate(["--every", "2", "--start", "1", "--end", "5", "--output", out, ramp])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdoutLines == [out + "/ramp.mp4"])
+            let copy = try VideoReader(contentsOfFile: out + "/ramp.mp4")
+            #expect(abs(copy.framesPerSecond - 2.5) < 0.01, "5 fps / --every 2")
+            let source = try Self.meanLevels(ramp)
+            let written = try Self.meanLevels(out + "/ramp.mp4")
+            let frames = written.map { level in source.indices.min { abs(source[$0] - level) < abs(source[$1] - level) }! }
+            // Frame 5 is shown at 1 s; frame 25, at 5 s, is where --end stops.
+            #expect(frames == Array(stride(from: 5, through: 23, by: 2)), "levels \(written) of \(source)")
+        }
+    }
+
+    @Test("a --start after a video's last frame writes no copy and says so", .needsModels)
+    func startAfterTheEnd() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let run = Self.annotate(["--start", "60", "--output", folder, Self.crossing])
+            #expect(run.status == 1)
+            #expect(run.stderrLines == ["facekit: \(Self.crossing): not annotated: none of its frames is shown from --start (60 s) on"])
+            let entries = try FileManager.default.contentsOfDirectory(atPath: folder)
+            #expect(entries.isEmpty, "no copy and no temporary file: \(entries)")
+        }
+    }
+
     @Test("a video of 1 px frames is refused for its size, not for a codec, and leaves no file", .needsModels)
     func tooSmallVideo() throws {
         try TestSupport.withTemporaryFolder { folder in
@@ -152,7 +198,8 @@ struct AnnotateCommandTests {
         arguments: [
             (["--draw", "boxes,hats"], "'--draw <marks>'"), (["--quality", "0"], "'--quality <1-100>'"),
             (["--output", ""], "'--output <folder>'"), (["--max-pixels", "0"], "'--max-pixels <n>'"),
-            (["--min-face-size", "2"], "'--min-face-size <fraction>'"),
+            (["--min-face-size", "2"], "'--min-face-size <fraction>'"), (["--every", "0"], "'--every <n>'"),
+            (["--start", "-1"], "'--start <seconds>'"), (["--start", "2", "--end", "1"], "'--end <seconds>'"),
         ])
     func usageErrors(arguments: [String], option: String) {
         let output = arguments.contains("--output") ? [] : ["--output", "/nonexistent/never-written"]

@@ -4,7 +4,8 @@ import Foundation
 /// `facekit annotate`: writes copies of images and videos with what FaceKit found drawn on them.
 ///
 /// Images are analysed like `facekit analyze` does, videos like `facekit track` (every frame,
-/// with tracking IDs). Each copy goes to the output folder under the input's name; standard
+/// or those `--every`, `--start` and `--end` choose, with tracking IDs; the copy holds the frames
+/// analysed). Each copy goes to the output folder under the input's name; standard
 /// output lists the files written. An input that fails is reported on standard error, one line,
 /// and the others are still annotated; the exit status is then 1 (64 for a wrong command line).
 public struct AnnotateCommand: ParsableCommand {
@@ -16,7 +17,8 @@ public struct AnnotateCommand: ParsableCommand {
                 Each input is copied to the --output folder under its own name (files found in a \
                 folder keep their path below it); images keep their format, videos their \
                 container. Files named .mp4, .mov, .avi, .mkv, .m4v or .webm are read as videos \
-                and tracked, every frame; everything else as an image. --draw chooses the marks; \
+                and tracked, every frame unless --every, --start or --end choose fewer (the copy \
+                holds the frames analysed); everything else as an image. --draw chooses the marks; \
                 by default boxes, pose axes, tracking IDs and whatever --landmarks, --contours and \
                 --classify compute. Contours cannot be combined with tracking, so not with videos.
                 """)
@@ -37,6 +39,7 @@ public struct AnnotateCommand: ParsableCommand {
                 .flag("quiet", \.quiet, help: "Do not show progress on a terminal."),
             ]
             + VideoFlags.arguments(\.video)
+            + FrameSelectionFlags.arguments(\.frames)
             + [
                 .positional("input", \.inputs, help: "An image, a video, or a folder to search for images."),
             ]
@@ -49,6 +52,7 @@ public struct AnnotateCommand: ParsableCommand {
     public var maxPixels = FaceImage.defaultMaxPixels
     public var quiet = false
     public var video = VideoFlags()
+    public var frames = FrameSelectionFlags()
     public var inputs: [String] = []
 
     public init() {}
@@ -107,6 +111,7 @@ public struct AnnotateCommand: ParsableCommand {
                     + "ML Kit computes contours only without tracking (annotate the videos without contours)")
         }
         try video.validate()
+        try frames.validate()
         try effectiveDetection.validate(imageOptions)
     }
 
@@ -126,7 +131,7 @@ public struct AnnotateCommand: ParsableCommand {
             tracker = hasVideos
                 ? try video.tracker(
                     detector: FaceDetector(options: videoOptions, sharingModelsWith: photos), models: detection.models,
-                    reidentification: .automatic)
+                    reidentification: .automatic, every: frames.every)
                 : nil
         } catch {
             if case .invalidOption = error { throw DetectionFlags.usageError(error) }
@@ -212,8 +217,10 @@ public struct AnnotateCommand: ParsableCommand {
         return AnnotationOutcome(written: true)
     }
 
-    /// Annotates every frame of one video. A video that stops decoding, or a frame that cannot
-    /// be analysed, ends it early: the frames before are kept, and the failure says where.
+    /// Annotates the frames of one video that `--every`, `--start` and `--end` choose (every
+    /// frame by default) and writes only those, at the input's frame rate divided by `--every`,
+    /// so that the copy plays at the input's speed. A video that stops decoding, or a frame that
+    /// cannot be analysed, ends it early: the frames before are kept, and the failure says where.
     private func annotateVideo(_ target: AnnotationTarget, with tracker: FaceTracker, context: CommandContext)
         -> AnnotationOutcome
     {
@@ -248,29 +255,41 @@ public struct AnnotateCommand: ParsableCommand {
             let codecs =
                 AnnotationTarget.fileExtension(target.outputPath) == "webm"
                 ? VideoWriter.webMCodecs : VideoWriter.defaultCodecs
+            let framesPerSecond = (video.framesPerSecond > 0 ? video.framesPerSecond : 25) / Double(frames.every)
             writer = try VideoWriter(
-                path: temporary, framesPerSecond: video.framesPerSecond > 0 ? video.framesPerSecond : 25,
-                width: video.width, height: video.height, codecs: codecs)
+                path: temporary, framesPerSecond: framesPerSecond, width: video.width, height: video.height,
+                codecs: codecs)
         } catch {
             return writingFailed(error)
         }
-        // Every frame is read and analysed.
-        let frames = video.declaredFrameCount > 0 ? video.declaredFrameCount : nil
+        var sampled = SampledFrameReader(video: video, sampler: frames.sampler)
         let progress = ProgressLine(
             output: context.stderr, enabled: !quiet && context.stderr.isTerminal, source: target.input,
-            estimate: .init(framesToRead: frames, framesToAnalyse: frames))
+            estimate: sampled.sampler.estimate(
+                declaredFrames: video.declaredFrameCount, framesPerSecond: video.framesPerSecond))
         defer { progress.finish() }
         var failure: String?
-        var framesRead = 0
+        var framesWritten = 0
         do {
-            while let frame = try video.next(), let image = frame.image {
-                framesRead += 1
-                let faces = try tracker.process(image, timestampMs: frame.timestampMs)
-                try writer.write(annotated(image, faces: faces))
-                progress.update(framesRead: framesRead, framesAnalysed: framesRead)
+            while let (frame, analyse) = try sampled.next() {
+                if analyse, let image = frame.image {
+                    let faces = try tracker.process(image, timestampMs: frame.timestampMs)
+                    try writer.write(annotated(image, faces: faces))
+                    framesWritten += 1
+                }
+                progress.update(framesRead: sampled.framesRead, framesAnalysed: framesWritten)
             }
         } catch {
             failure = video.failureMessage(error, kept: "frames")
+        }
+        if framesWritten == 0, failure == nil {
+            // A video opens only when its first frame decodes: the range chose no frame.
+            TemporaryFile.removeFile(temporary)
+            let start = frames.start.defaultValueDescription
+            let range =
+                frames.end.map { "from --start to --end (\(start) to \($0.defaultValueDescription) s)" }
+                ?? "from --start (\(start) s) on"
+            return failed("\(target.input): not annotated: none of its frames is shown \(range)")
         }
         do throws(FaceKitError) {
             try writer.finish()
@@ -282,6 +301,7 @@ public struct AnnotateCommand: ParsableCommand {
         } catch {
             return failed("\(target.input): not annotated: \(error.description)")
         }
-        return AnnotationOutcome(written: true, failure: failure ?? video.stoppedDecodingMessage(kept: "frames"))
+        return AnnotationOutcome(
+            written: true, failure: failure ?? (sampled.passedEnd ? nil : video.stoppedDecodingMessage(kept: "frames")))
     }
 }
