@@ -152,7 +152,7 @@ struct AnnotateCommandTests {
             let notVideo = try TestSupport.makeFile(folder, "in/clip.mp4", contents: Data("not a video\n".utf8))
             let jpeg = TestData.fixture("astronaut.jpg")
             let out = folder + "/out"
-            let run = Self.annotate(["--output", out, missing, text, jpeg, notVideo])
+            let run = Self.annotate(["--quiet", "--output", out, missing, text, jpeg, notVideo])
             #expect(run.status == 1)
             #expect(run.stderrLines.count == 3, "\(run.stderrLines)")
             for (line, path) in zip(run.stderrLines, [missing, text, notVideo]) {
@@ -162,6 +162,33 @@ struct AnnotateCommandTests {
             let written = try Data(contentsOf: URL(fileURLWithPath: out + "/astronaut.jpg"))
             #expect(written.prefix(3) == Data([0xFF, 0xD8, 0xFF]), "a JPEG stays a JPEG")
             #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["astronaut.jpg"])
+        }
+    }
+
+    @Test("each copy written gets a line on standard error with the faces drawn in it, unless --quiet", .needsModels)
+    func facesDrawn() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let out = folder + "/out"
+            let broken = try TestSupport.makeFile(folder, "broken.png", contents: Data("not an image".utf8))
+            let run = Self.annotate(["--every", "25", "--output", out, TestSupport.astronaut, broken, Self.crossing])
+            #expect(run.status == 1)
+            // As many faces as track reports in the same frames (one row each).
+            let track = TestSupport.run([
+                "track", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--every", "25", Self.crossing,
+            ])
+            #expect(track.status == 0, "\(track.stderr)")
+            let faces = track.stdoutLines.count - 1
+            #expect(faces > 5, "\(track.stdout)")
+            try #require(run.stderrLines.count == 3, "\(run.stderr)")
+            #expect(run.stderrLines[0] == "facekit: \(out)/astronaut.png: 1 face drawn")
+            #expect(run.stderrLines[1].hasPrefix("facekit: \(broken): not a readable image"), "a failure has no count")
+            #expect(run.stderrLines[2] == "facekit: \(out)/crossing.mp4: 5 frames, \(faces) faces drawn")
+            #expect(run.stdoutLines == [out + "/astronaut.png", out + "/crossing.mp4"])
+
+            let quiet = Self.annotate(["--quiet", "--every", "25", "--output", out, TestSupport.astronaut, Self.crossing])
+            #expect(quiet.status == 0)
+            #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+            #expect(quiet.stdoutLines == run.stdoutLines)
         }
     }
 
@@ -280,7 +307,7 @@ struct AnnotateCommandTests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == TestSupport.astronautData())
             #expect(run.stdout.isEmpty)
 
-            let twice = Self.annotate(["--output", folder + "/out", TestSupport.astronaut, other])
+            let twice = Self.annotate(["--quiet", "--output", folder + "/out", TestSupport.astronaut, other])
             #expect(twice.status == 1)
             #expect(
                 twice.stderrLines == [

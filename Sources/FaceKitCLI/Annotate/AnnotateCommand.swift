@@ -6,7 +6,8 @@ import Foundation
 /// Images are analysed like `facekit analyze` does, videos like `facekit track` (every frame,
 /// or those `--every`, `--start` and `--end` choose, with tracking IDs; the copy holds the frames
 /// analysed). Each copy goes to the output folder under the input's name; standard
-/// output lists the files written. An input that fails is reported on standard error, one line,
+/// output lists the files written, and standard error (unless `--quiet`) how many faces were
+/// drawn in each (``AnnotationCount``). An input that fails is reported on standard error, one line,
 /// and the others are still annotated; the exit status is then 1 (64 for a wrong command line).
 public struct AnnotateCommand: ParsableCommand {
     public static var configuration: CommandConfiguration {
@@ -36,7 +37,7 @@ public struct AnnotateCommand: ParsableCommand {
                 .option(
                     "quality", \.quality, valueName: "1-100", help: "JPEG and WebP quality of the annotated images."),
                 .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
-                .flag("quiet", \.quiet, help: "Do not show progress on a terminal."),
+                .flag("quiet", \.quiet, help: "Do not show progress on a terminal, nor the faces drawn in each file."),
             ]
             + VideoFlags.arguments(\.video)
             + FrameSelectionFlags.arguments(\.frames)
@@ -166,9 +167,10 @@ public struct AnnotateCommand: ParsableCommand {
                     } else {
                         result = annotateImage(target, with: detector!)
                     }
-                    if result.written {
+                    if let drawn = result.drawn {
                         context.stdout.write(MessageText.escaped(target.outputPath) + "\n")
                         context.stdout.flush()
+                        if !quiet { context.stderr.writeDiagnostic(drawn.line(for: target.outputPath)) }
                     }
                     outcome = result.failure
                 }
@@ -193,28 +195,30 @@ public struct AnnotateCommand: ParsableCommand {
         return try canvas.image()
     }
 
-    /// Whether an input's annotated copy was written, and the message to report, if any.
+    /// What was drawn into an input's annotated copy, `nil` when none was written, and the
+    /// message to report, if any.
     private struct AnnotationOutcome {
-        var written: Bool
+        var drawn: AnnotationCount?
         var failure: String?
     }
 
     /// Annotates one image.
     private func annotateImage(_ target: AnnotationTarget, with detector: FaceDetector) -> AnnotationOutcome {
         let data: Data
+        let faces: [Face]
         do throws(FaceKitError) {
             let image = try FaceImage(contentsOfFile: target.input, maxPixels: maxPixels)
-            data = try annotated(image, faces: detector.process(image))
-                .encoded(fileExtension: target.imageFormat, quality: quality)
+            faces = try detector.process(image)
+            data = try annotated(image, faces: faces).encoded(fileExtension: target.imageFormat, quality: quality)
         } catch {
-            return AnnotationOutcome(written: false, failure: error.description)
+            return AnnotationOutcome(drawn: nil, failure: error.description)
         }
         do throws(OutputError) {
             try AnnotationFileWriter.write(data, to: target.outputPath)
         } catch {
-            return AnnotationOutcome(written: false, failure: "\(target.input): not annotated: \(error.description)")
+            return AnnotationOutcome(drawn: nil, failure: "\(target.input): not annotated: \(error.description)")
         }
-        return AnnotationOutcome(written: true)
+        return AnnotationOutcome(drawn: AnnotationCount(frames: nil, faces: faces.count))
     }
 
     /// Annotates the frames of one video that `--every`, `--start` and `--end` choose (every
@@ -224,7 +228,7 @@ public struct AnnotateCommand: ParsableCommand {
     private func annotateVideo(_ target: AnnotationTarget, with tracker: FaceTracker, context: CommandContext)
         -> AnnotationOutcome
     {
-        func failed(_ message: String) -> AnnotationOutcome { AnnotationOutcome(written: false, failure: message) }
+        func failed(_ message: String) -> AnnotationOutcome { AnnotationOutcome(drawn: nil, failure: message) }
         let video: VideoReader
         do {
             video = try VideoReader(contentsOfFile: target.input)
@@ -270,12 +274,14 @@ public struct AnnotateCommand: ParsableCommand {
         defer { progress.finish() }
         var failure: String?
         var framesWritten = 0
+        var facesDrawn = 0
         do {
             while let (frame, analyse) = try sampled.next() {
                 if analyse, let image = frame.image {
                     let faces = try tracker.process(image, timestampMs: frame.timestampMs)
                     try writer.write(annotated(image, faces: faces))
                     framesWritten += 1
+                    facesDrawn += faces.count
                 }
                 progress.update(framesRead: sampled.framesRead, framesAnalysed: framesWritten)
             }
@@ -302,6 +308,7 @@ public struct AnnotateCommand: ParsableCommand {
             return failed("\(target.input): not annotated: \(error.description)")
         }
         return AnnotationOutcome(
-            written: true, failure: failure ?? (sampled.passedEnd ? nil : video.stoppedDecodingMessage(kept: "frames")))
+            drawn: AnnotationCount(frames: framesWritten, faces: facesDrawn),
+            failure: failure ?? (sampled.passedEnd ? nil : video.stoppedDecodingMessage(kept: "frames")))
     }
 }
