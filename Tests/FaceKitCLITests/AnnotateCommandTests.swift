@@ -192,6 +192,29 @@ struct AnnotateCommandTests {
         }
     }
 
+    @Test("temporary files an earlier run left for the copies written are removed, and only those", .needsModels)
+    func staleTemporaryFiles() throws {
+        try TestSupport.withTemporaryFolder { out in
+            let stale = [".crossing.mp4.123.tmp.mp4", ".crossing.mp4.4294967295.tmp.mp4", ".astronaut.png.7.tmp"]
+            let kept = [
+                ".crossing.mp4.12x.tmp.mp4", ".crossing.mp4.tmp.mp4", ".crossing.mp4.1.tmp", ".crossing.MP4.1.tmp.mp4",
+                ".other.mp4.1.tmp.mp4", "x.crossing.mp4.1.tmp.mp4", ".crossing.mp4.1.tmp.mp4.part",
+                ".astronaut.png.7.tmp.png",
+            ]
+            for name in stale + kept { try TestSupport.makeFile(out, name, contents: Data("left".utf8)) }
+            // One that another run is still writing: it holds the lock.
+            let live = ".crossing.mp4.55.tmp.mp4"
+            let descriptor = open(out + "/" + live, O_WRONLY | O_CREAT, 0o644)
+            try #require(descriptor >= 0)
+            defer { close(descriptor) }
+            try #require(flock(descriptor, LOCK_EX) == 0)
+            let run = Self.annotate(["--quiet", "--every", "25", "--output", out, TestSupport.astronaut, Self.crossing])
+            #expect(run.status == 0, "\(run.stderr)")
+            let entries = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+            #expect(entries == (kept + [live, "astronaut.png", "crossing.mp4"]).sorted())
+        }
+    }
+
     @Test("the list of files written escapes control characters, one line per file", .needsModels)
     func controlCharactersListed() throws {
         try TestSupport.withTemporaryFolder { folder in

@@ -240,12 +240,15 @@ public struct AnnotateCommand: ParsableCommand {
             return failed("\(target.input): not annotated: its \(reason)")
         }
         let temporary: String
-        let writer: VideoWriter
+        let lock: Int32
         do {
-            temporary = try AnnotationFileWriter.temporaryPath(for: target.outputPath)
+            (temporary, lock) = try AnnotationFileWriter.temporaryFile(for: target.outputPath)
         } catch {
             return failed("\(target.input): not annotated: \(error.description)")
         }
+        // Held until the temporary file is renamed or removed, when this function returns.
+        defer { close(lock) }
+        let writer: VideoWriter
         /// The failure to report when the copy cannot be written; the temporary file is removed.
         /// An unwritable file is named by the output it stands for, not its hidden temporary name.
         func writingFailed(_ error: FaceKitError) -> AnnotationOutcome {
