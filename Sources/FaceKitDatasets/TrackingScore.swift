@@ -7,8 +7,9 @@ import Foundation
 /// last time it was matched.
 ///
 /// MOTA = 1 - (misses + false positives + switches) / ground-truth boxes (CLEAR MOT). IDF1 pairs
-/// each ground-truth identity with at most one tracking ID for the whole clip (the pairing that
-/// agrees on the most boxes, greedy) and is 2 IDTP / (ground-truth boxes + tracked boxes).
+/// each ground-truth identity with at most one tracking ID for the whole clip, the pairing that
+/// agrees on the most boxes (``OptimalAssignment``), and is 2 IDTP / (ground-truth boxes +
+/// tracked boxes).
 public struct TrackingScore: CustomStringConvertible, Sendable {
     /// One tracked face: its box and tracking ID.
     public struct Tracked: Sendable {
@@ -87,8 +88,7 @@ public struct TrackingScore: CustomStringConvertible, Sendable {
         let identities = agreements.keys.sorted()
         let ids = Set(agreements.values.flatMap(\.keys)).sorted()
         let counts = identities.map { identity in ids.map { Double(agreements[identity]?[$0] ?? 0) } }
-        let truePositives = GreedyAssignment.pairs(scores: counts, minimum: 1)
-            .reduce(0.0) { $0 + counts[$1.row][$1.column] }
+        let truePositives = OptimalAssignment.pairs(weights: counts).reduce(0.0) { $0 + counts[$1.row][$1.column] }
         let total = Double(truthCount + trackedCount)
         return total > 0 ? 2 * truePositives / total : 0
     }

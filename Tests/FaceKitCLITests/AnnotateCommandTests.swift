@@ -76,6 +76,74 @@ struct AnnotateCommandTests {
         }
     }
 
+    /// The mean grey level of each frame of a video.
+    static func meanLevels(_ path: String) throws -> [Double] {
+        let video = try VideoReader(contentsOfFile: path)
+        var levels: [Double] = []
+        while let frame = try video.next() {
+            let pixels = try frame.image!.pixels(format: .gray8)
+            levels.append(Double(pixels.reduce(0) { $0 + Int($1) }) / Double(pixels.count))
+        }
+        return levels
+    }
+
+    @Test("--every, --start and --end choose a video's frames as for track; the copy holds them at a rate that keeps its speed", .needsModels)
+    func frameSelection() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            // 30 frames at 5 fps, frame n a flat grey of level 16 + 7n: each frame tells its number
+            // (re-encoding shifts levels by 2 or 3, under half a step).
+            let ramp = folder + "/ramp.mp4"
+            try TestSupport.ffmpeg([
+                "-f", "lavfi", "-i", "color=black:size=64x48:rate=5:duration=6", "-vf",
+                "geq=lum='16+7*N':cb=128:cr=128", "-pix_fmt", "yuv420p", ramp,
+            ])
+            let out = folder + "/out"
+            let run = Self.annotate(["--every", "2", "--start", "1", "--end", "5", "--output", out, ramp])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdoutLines == [out + "/ramp.mp4"])
+            let copy = try VideoReader(contentsOfFile: out + "/ramp.mp4")
+            #expect(abs(copy.framesPerSecond - 2.5) < 0.01, "5 fps / --every 2")
+            let source = try Self.meanLevels(ramp)
+            let written = try Self.meanLevels(out + "/ramp.mp4")
+            let frames = written.map { level in source.indices.min { abs(source[$0] - level) < abs(source[$1] - level) }! }
+            // Frame 5 is shown at 1 s; frame 25, at 5 s, is where --end stops.
+            #expect(frames == Array(stride(from: 5, through: 23, by: 2)), "levels \(written) of \(source)")
+        }
+    }
+
+    @Test("a --start after a video's last frame writes no copy and says so", .needsModels)
+    func startAfterTheEnd() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let run = Self.annotate(["--start", "60", "--output", folder, Self.crossing])
+            #expect(run.status == 1)
+            #expect(run.stderrLines == ["facekit: \(Self.crossing): not annotated: none of its frames is shown from --start (60 s) on"])
+            let entries = try FileManager.default.contentsOfDirectory(atPath: folder)
+            #expect(entries.isEmpty, "no copy and no temporary file: \(entries)")
+        }
+    }
+
+    @Test("a video of 1 px frames is refused for its size, not for a codec, and leaves no file", .needsModels)
+    func tooSmallVideo() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let out = folder + "/out"
+            for (size, name) in [("1:1", "dot.mp4"), ("64:1", "line.webm")] {
+                let input = folder + "/" + name
+                try TestSupport.ffmpeg(["-i", Self.crossing, "-frames:v", "5", "-vf", "scale=\(size)", "-pix_fmt", "yuv444p", input])
+                let run = Self.annotate(["--output", out, input])
+                #expect(run.status == 1)
+                let shown = size.replacingOccurrences(of: ":", with: "x")
+                #expect(
+                    run.stderrLines == [
+                        "facekit: \(input): not annotated: its frames of \(shown) px are too small to write as video: "
+                            + "the encoders keep colour at half resolution and need at least 2 px each way"
+                    ])
+                #expect(run.stdout.isEmpty)
+            }
+            let left = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
+            #expect(left.isEmpty, "no copy and no temporary file: \(left)")
+        }
+    }
+
     @Test("missing and broken inputs get one line each naming them; the good one is still written", .needsModels)
     func badInputs() throws {
         try TestSupport.withTemporaryFolder { folder in
@@ -84,7 +152,7 @@ struct AnnotateCommandTests {
             let notVideo = try TestSupport.makeFile(folder, "in/clip.mp4", contents: Data("not a video\n".utf8))
             let jpeg = TestData.fixture("astronaut.jpg")
             let out = folder + "/out"
-            let run = Self.annotate(["--output", out, missing, text, jpeg, notVideo])
+            let run = Self.annotate(["--quiet", "--output", out, missing, text, jpeg, notVideo])
             #expect(run.status == 1)
             #expect(run.stderrLines.count == 3, "\(run.stderrLines)")
             for (line, path) in zip(run.stderrLines, [missing, text, notVideo]) {
@@ -94,6 +162,56 @@ struct AnnotateCommandTests {
             let written = try Data(contentsOf: URL(fileURLWithPath: out + "/astronaut.jpg"))
             #expect(written.prefix(3) == Data([0xFF, 0xD8, 0xFF]), "a JPEG stays a JPEG")
             #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["astronaut.jpg"])
+        }
+    }
+
+    @Test("each copy written gets a line on standard error with the faces drawn in it, unless --quiet", .needsModels)
+    func facesDrawn() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let out = folder + "/out"
+            let broken = try TestSupport.makeFile(folder, "broken.png", contents: Data("not an image".utf8))
+            let run = Self.annotate(["--every", "25", "--output", out, TestSupport.astronaut, broken, Self.crossing])
+            #expect(run.status == 1)
+            // As many faces as track reports in the same frames (one row each).
+            let track = TestSupport.run([
+                "track", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--every", "25", Self.crossing,
+            ])
+            #expect(track.status == 0, "\(track.stderr)")
+            let faces = track.stdoutLines.count - 1
+            #expect(faces > 5, "\(track.stdout)")
+            try #require(run.stderrLines.count == 3, "\(run.stderr)")
+            #expect(run.stderrLines[0] == "facekit: \(out)/astronaut.png: 1 face drawn")
+            #expect(run.stderrLines[1].hasPrefix("facekit: \(broken): not a readable image"), "a failure has no count")
+            #expect(run.stderrLines[2] == "facekit: \(out)/crossing.mp4: 5 frames, \(faces) faces drawn")
+            #expect(run.stdoutLines == [out + "/astronaut.png", out + "/crossing.mp4"])
+
+            let quiet = Self.annotate(["--quiet", "--every", "25", "--output", out, TestSupport.astronaut, Self.crossing])
+            #expect(quiet.status == 0)
+            #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+            #expect(quiet.stdoutLines == run.stdoutLines)
+        }
+    }
+
+    @Test("temporary files an earlier run left for the copies written are removed, and only those", .needsModels)
+    func staleTemporaryFiles() throws {
+        try TestSupport.withTemporaryFolder { out in
+            let stale = [".crossing.mp4.123.tmp.mp4", ".crossing.mp4.4294967295.tmp.mp4", ".astronaut.png.7.tmp"]
+            let kept = [
+                ".crossing.mp4.12x.tmp.mp4", ".crossing.mp4.tmp.mp4", ".crossing.mp4.1.tmp", ".crossing.MP4.1.tmp.mp4",
+                ".other.mp4.1.tmp.mp4", "x.crossing.mp4.1.tmp.mp4", ".crossing.mp4.1.tmp.mp4.part",
+                ".astronaut.png.7.tmp.png",
+            ]
+            for name in stale + kept { try TestSupport.makeFile(out, name, contents: Data("left".utf8)) }
+            // One that another run is still writing: it holds the lock.
+            let live = ".crossing.mp4.55.tmp.mp4"
+            let descriptor = open(out + "/" + live, O_WRONLY | O_CREAT, 0o644)
+            try #require(descriptor >= 0)
+            defer { close(descriptor) }
+            try #require(flock(descriptor, LOCK_EX) == 0)
+            let run = Self.annotate(["--quiet", "--every", "25", "--output", out, TestSupport.astronaut, Self.crossing])
+            #expect(run.status == 0, "\(run.stderr)")
+            let entries = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+            #expect(entries == (kept + [live, "astronaut.png", "crossing.mp4"]).sorted())
         }
     }
 
@@ -130,7 +248,8 @@ struct AnnotateCommandTests {
         arguments: [
             (["--draw", "boxes,hats"], "'--draw <marks>'"), (["--quality", "0"], "'--quality <1-100>'"),
             (["--output", ""], "'--output <folder>'"), (["--max-pixels", "0"], "'--max-pixels <n>'"),
-            (["--min-face-size", "2"], "'--min-face-size <fraction>'"),
+            (["--min-face-size", "2"], "'--min-face-size <fraction>'"), (["--every", "0"], "'--every <n>'"),
+            (["--start", "-1"], "'--start <seconds>'"), (["--start", "2", "--end", "1"], "'--end <seconds>'"),
         ])
     func usageErrors(arguments: [String], option: String) {
         let output = arguments.contains("--output") ? [] : ["--output", "/nonexistent/never-written"]
@@ -139,11 +258,42 @@ struct AnnotateCommandTests {
         #expect(run.stderrLines.first?.hasPrefix("Error: ") == true && run.stderr.contains(option), "\(run.stderr)")
     }
 
-    @Test("--output is required")
+    @Test("the output folder given again as an input, or a folder inside it, is a usage error: nothing would be annotated")
+    func outputFolderAsInput() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let out = folder + "/out"
+            let copy = try TestSupport.makeFile(out, "astronaut.png", contents: TestSupport.astronautData())
+            try TestSupport.makeFile(out, "sub/b.png", contents: TestSupport.astronautData())
+            try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: out)
+            for (arguments, what) in [
+                (["--output", out, out], "is the '--output <folder>' itself"),
+                (["--output", out + "/", folder + "/link/."], "is the '--output <folder>' itself"),
+                (["--output", out, TestSupport.astronaut, out + "/sub"], "is inside the '--output <folder>'"),
+            ] {
+                let run = Self.annotate(arguments)
+                #expect(run.status == 64, "\(arguments): \(run.stderr)")
+                let first = run.stderrLines.first ?? ""
+                #expect(first.hasPrefix("Error: The input '\(arguments.last!)' \(what)"), "\(first)")
+                #expect(first.hasSuffix("so nothing would be annotated"), "\(first)")
+                #expect(run.stderr.contains("Usage: facekit annotate"), "\(run.stderr)")
+                #expect(run.stdout.isEmpty)
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == TestSupport.astronautData())
+            #expect(try FileManager.default.subpathsOfDirectory(atPath: out).sorted() == ["astronaut.png", "sub", "sub/b.png"])
+        }
+    }
+
+    @Test("--output is required, and the usage line and help say so")
     func outputRequired() {
         let run = Self.annotate([TestSupport.astronaut])
         #expect(run.status == 64)
-        #expect(run.stderr.contains("'--output <folder>'"), "\(run.stderr)")
+        #expect(
+            run.stderrLines.prefix(2) == [
+                "Error: Missing expected option '--output <folder>'",
+                "Usage: facekit annotate [<options>] --output <folder> <input> ...",
+            ], "\(run.stderr)")
+        let help = TestSupport.run(["annotate", "--help"])
+        #expect(help.stdout.contains("\nUSAGE: facekit annotate [<options>] --output <folder> <input> ...\n"), "\(help.stdout)")
     }
 
     @Test("--draw chooses the marks and turns on what they need; by default what is computed is drawn")
@@ -180,7 +330,7 @@ struct AnnotateCommandTests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == TestSupport.astronautData())
             #expect(run.stdout.isEmpty)
 
-            let twice = Self.annotate(["--output", folder + "/out", TestSupport.astronaut, other])
+            let twice = Self.annotate(["--quiet", "--output", folder + "/out", TestSupport.astronaut, other])
             #expect(twice.status == 1)
             #expect(
                 twice.stderrLines == [

@@ -8,6 +8,17 @@ import Testing
 @Suite("annotation policy")
 struct AnnotationPolicyTests {
     @Test(
+        "the line for a copy counts the faces drawn, and the frames of a video",
+        arguments: [
+            (AnnotationCount(frames: 125, faces: 230), "out/clip.mp4: 125 frames, 230 faces drawn"),
+            (AnnotationCount(frames: 1, faces: 1), "out/clip.mp4: 1 frame, 1 face drawn"),
+            (AnnotationCount(frames: nil, faces: 0), "out/clip.mp4: 0 faces drawn"),
+        ])
+    func countLine(count: AnnotationCount, line: String) {
+        #expect(count.line(for: "out/clip.mp4") == line)
+    }
+
+    @Test(
         "pose axes rebuilt from Euler angles give the same angles back",
         arguments: [(0.0, 0.0, 0.0), (-22.3, 4.95, -2.61), (30, -45, 10), (-10, 60, -35), (5, -170, 20)])
     func poseAxesRoundTrip(pitch: Double, yaw: Double, roll: Double) {

@@ -230,6 +230,32 @@ struct HelpTests {
         #expect(text.contains("\n  -h, --help "))
     }
 
+    struct Demanding: ParsableCommand {
+        static var configuration: CommandConfiguration { .init(commandName: "demanding", abstract: "Need a target.") }
+        static var arguments: [ArgumentDefinition<Demanding>] {
+            [
+                .flag("fast", \.fast, help: "Hurry."),
+                .option("target", \.target, valueName: "folder", help: "Where to.").required(),
+                .positional("input", \.inputs, help: "What."),
+            ]
+        }
+        var fast = false
+        var target: String?
+        var inputs: [String] = []
+        func run(_ context: CommandContext) throws -> FaceKitCLI.ExitStatus { .success }
+    }
+
+    @Test("a required option is named in the usage line after [<options>], and a command line without it is refused")
+    func requiredOption() throws {
+        #expect(Demanding.synopsisTail == " [<options>] --target <folder> <input> ...")
+        #expect(try Demanding.parse(["--target", "t", "a"])?.target == "t")
+        #expect(try Demanding.parse(["--target=t", "a"])?.target == "t")
+        #expect(throws: CommandError("Missing expected option '--target <folder>'")) {
+            try Demanding.parse(["--fast", "a"])
+        }
+        #expect(try Demanding.parse(["--help"]) == nil, "help needs no required option")
+    }
+
     @Test("help rows put the text in a 26-column gutter and wrap long labels onto the next line")
     func rows() {
         #expect(HelpFormatter.row("--x", "Do it.") == "  --x" + String(repeating: " ", count: 21) + "Do it.\n")

@@ -84,6 +84,12 @@ enum TestSupport {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Runs /usr/bin/ffmpeg (a dependency of the project) quietly, to make a test video.
+    static func ffmpeg(_ arguments: [String]) throws {
+        let run = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-nostdin", "-y"] + arguments)
+        try #require(run.status == 0, "ffmpeg \(arguments) failed: \(run.stderr)")
+    }
+
     /// A fresh empty folder, removed after `body`.
     static func withTemporaryFolder<T>(_ body: (String) throws -> T) throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("facekit-cli-\(UUID().uuidString)")

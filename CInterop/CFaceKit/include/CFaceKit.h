@@ -162,7 +162,8 @@ void fk_detector_free(fk_detector *detector);
 
 /* Runs the detector on image resized by scale (0.05 ... 8; 1 = as is), and reports boxes in the
  * coordinates of the unscaled image. At most capacity detections, highest score first, are
- * written to out; *count receives how many were written. */
+ * written to out; *count receives how many were found in all, which may exceed capacity (call
+ * again with more room to get them all). */
 int32_t fk_detector_detect(fk_detector *detector, const fk_image *image, float scale,
                            fk_detection *out, int32_t capacity, int32_t *count,
                            fk_error *error);
@@ -509,8 +510,10 @@ int32_t fk_canvas_copy_image(const fk_canvas *canvas, fk_image **out, fk_error *
  */
 typedef struct fk_video_writer fk_video_writer;
 
-/* Creates (or replaces) the file at path for frames of width x height pixels (> 0) shown fps
- * times a second (finite, > 0), encoded with the codec fourcc names (exactly 4 characters).
+/* Creates (or replaces) the file at path for frames of width x height pixels (2 ... 16384 each:
+ * the encoders keep colour at half resolution, so OpenCV writes an odd width or height one pixel
+ * smaller, leaving out the last column or row) shown fps times a second (finite, > 0), encoded
+ * with the codec fourcc names (exactly 4 characters).
  * Fails with FK_FILE_UNWRITABLE when the file cannot be created (the message gives the system's
  * reason, or says a folder is in the way), and with FK_INVALID_ARGUMENT for values out of range
  * or when FFmpeg cannot encode this codec into this container; a file created by a failed call

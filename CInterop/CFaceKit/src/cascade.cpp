@@ -3,8 +3,8 @@
 #include "CFaceKit.h"
 #include "guard.hpp"
 #include "image.hpp"
+#include "native_logging.hpp"
 
-#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/objdetect.hpp>
 
@@ -39,7 +39,7 @@ cv::Rect clipped(fk_rect region, cv::Size size) {
 extern "C" int32_t fk_cascade_create(const char *path, fk_cascade **out, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(path != nullptr && out != nullptr, "path and out must not be NULL");
-        cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+        fk::silence_native_logging();
         if (!std::ifstream(path)) throw fk::failure(FK_MODEL_UNAVAILABLE, std::string("cannot open ") + path);
         auto cascade = std::make_unique<fk_cascade>();
         bool loaded = false;

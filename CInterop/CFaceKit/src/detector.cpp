@@ -105,8 +105,9 @@ extern "C" int32_t fk_detector_detect(fk_detector *detector, const fk_image *ima
         fk::require(capacity >= 0 && (out != nullptr || capacity == 0), "bad output buffer");
         fk::require(scale >= 0.05f && scale <= 8.0f, "scale must be in [0.05, 8]");
         auto found = detector->detect(image->bgr, scale);
-        int32_t n = std::min<int32_t>(capacity, int32_t(found.size()));
-        std::copy_n(found.begin(), n, out);
-        *count = n;
+        // The total, not the number copied, so that the caller can tell the buffer was too small.
+        int32_t total = int32_t(found.size());
+        std::copy_n(found.begin(), std::min(capacity, total), out);
+        *count = total;
     });
 }

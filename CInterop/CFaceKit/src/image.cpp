@@ -7,9 +7,9 @@
 #include "heif_decoder.hpp"
 #include "image.hpp"
 #include "jpeg_decoder.hpp"
+#include "native_logging.hpp"
 #include "png_decoder.hpp"
 
-#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -22,15 +22,6 @@
 namespace {
 
 using Bytes = std::vector<uint8_t>;
-
-/// OpenCV's own stderr logging would interleave with ours; failures are reported with the path.
-void silence_opencv() {
-    static const bool done = [] {
-        cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
-        return true;
-    }();
-    (void)done;
-}
 
 uint32_t be16(const uint8_t *p) { return uint32_t(p[0]) << 8 | p[1]; }
 uint32_t be32(const uint8_t *p) { return be16(p) << 16 | be16(p + 2); }
@@ -204,7 +195,7 @@ fk_image *decode_jpeg_file(const Bytes &bytes, int64_t w, int64_t h, int32_t min
 /// Decodes bytes; a JPEG at the reduction min_width allows (jpeg_reduction), written to
 /// *reduction, every other format at full size.
 fk_image *decode(const Bytes &bytes, int64_t max_pixels, int32_t min_width, int32_t *reduction) {
-    silence_opencv();
+    fk::silence_native_logging();
     *reduction = 1;
     if (bytes.empty()) throw fk::failure(FK_NOT_AN_IMAGE, "empty file");
     if (fk::is_heif(bytes)) {

@@ -2,8 +2,8 @@
 #include "CFaceKit.h"
 #include "guard.hpp"
 #include "image.hpp"
+#include "native_logging.hpp"
 
-#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -68,7 +68,7 @@ extern "C" int32_t fk_image_encode(const fk_image *image, const char *file_exten
                     "NULL argument");
         fk::require(quality >= 1 && quality <= 100, "quality must be in 1 ... 100");
         const Encoder &chosen = encoder(file_extension);
-        cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+        fk::silence_native_logging();
         std::vector<int> parameters;
         if (chosen.quality_parameter >= 0) parameters = {chosen.quality_parameter, quality};
         // zlib's usual level: about a third smaller than OpenCV's default of 1, still quick.

@@ -48,7 +48,7 @@ extern "C" int32_t fk_point_tracker_create(int32_t window, int32_t levels, int32
         fk::require(window >= 5 && window <= 63 && window % 2 == 1, "window must be odd, 5 ... 63");
         fk::require(levels >= 0 && levels <= 6, "levels must be 0 ... 6");
         fk::require(max_width >= 64, "max_width must be at least 64");
-        fk::silence_opencv_logging();
+        fk::silence_native_logging();
         auto tracker = std::make_unique<fk_point_tracker>();
         tracker->window = cv::Size(window, window);
         tracker->levels = levels;

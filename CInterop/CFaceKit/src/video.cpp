@@ -4,8 +4,8 @@
 #include "file_input.hpp"
 #include "guard.hpp"
 #include "image.hpp"
+#include "native_logging.hpp"
 
-#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/videoio.hpp>
 
 #include <algorithm>
@@ -165,10 +165,8 @@ void check_readable(const char *path) {
 extern "C" int32_t fk_video_open(const char *path, fk_video **out, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(path != nullptr && out != nullptr, "path and out must not be NULL");
-        // FFmpeg's own messages ("moov atom not found") would reach stderr; OpenCV reads this
-        // variable once, at its first FFmpeg use, and then keeps FFmpeg quiet (AV_LOG_QUIET).
-        ::setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0);
-        cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+        // FFmpeg's own messages ("moov atom not found") would reach stderr.
+        fk::silence_native_logging();
         check_readable(path);
         auto video = std::make_unique<fk_video>();
         bool opened = false;

@@ -2,8 +2,8 @@
 #include "CFaceKit.h"
 #include "guard.hpp"
 #include "image.hpp"
+#include "native_logging.hpp"
 
-#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/videoio.hpp>
 
 #include <cerrno>
@@ -80,11 +80,11 @@ extern "C" int32_t fk_video_writer_create(const char *path, const char *fourcc, 
         fk::require(path != nullptr && fourcc != nullptr && out != nullptr, "path, fourcc and out must not be NULL");
         fk::require(std::strlen(fourcc) == 4, "fourcc must be exactly 4 characters");
         fk::require(std::isfinite(fps) && fps > 0 && fps <= 1000, "fps must be in (0, 1000]");
-        fk::require(width > 0 && height > 0 && width <= 16384 && height <= 16384,
-                    "width and height must be in 1 ... 16384");
+        // OpenCV rounds odd sizes down to even: a side of 1 px would be 0.
+        fk::require(width >= 2 && height >= 2 && width <= 16384 && height <= 16384,
+                    "width and height must be in 2 ... 16384");
         // FFmpeg's own messages ("tag ... is not supported") would reach stderr.
-        ::setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0);
-        cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+        fk::silence_native_logging();
         check_creatable(path);
         auto video = std::make_unique<fk_video_writer>();
         video->path = path;

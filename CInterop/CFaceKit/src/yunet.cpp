@@ -92,7 +92,7 @@ struct fk_yunet {
 extern "C" int32_t fk_yunet_create(const char *model_path, fk_yunet **out, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(model_path != nullptr && out != nullptr, "model_path and out must not be NULL");
-        fk::silence_opencv_logging();
+        fk::silence_native_logging();
         std::ifstream file(model_path, std::ios::binary);
         if (!file) throw fk::failure(FK_MODEL_UNAVAILABLE, std::string("cannot open ") + model_path);
         auto yunet = std::make_unique<fk_yunet>();

@@ -27,18 +27,25 @@ final class NativeDlibDetector {
     deinit { fk_detector_free(pointer) }
 
     /// Runs `fk_detector_detect` on the image resized by `scale`; boxes are in unscaled pixels,
-    /// highest score first.
+    /// highest score first. Room for `capacity` detections is made first; when more are found,
+    /// the detector runs again with room for all of them.
     func detect(in image: FaceImage, scale: Double, capacity: Int = 1024) throws(FaceKitError) -> [Detection] {
-        var buffer = [fk_detection](repeating: fk_detection(), count: capacity)
-        var count: Int32 = 0
-        try callNative(subject: "face detection") {
-            fk_detector_detect(pointer, image.handle.pointer, Float(scale), &buffer, Int32(capacity), &count, $0)
-        }
-        return buffer.prefix(Int(count)).map {
-            Detection(
-                box: CGRect(x: Double($0.box.x), y: Double($0.box.y), width: Double($0.box.width),
-                            height: Double($0.box.height)),
-                score: Double($0.score))
+        var capacity = capacity
+        while true {
+            var buffer = [fk_detection](repeating: fk_detection(), count: capacity)
+            var count: Int32 = 0
+            try callNative(subject: "face detection") {
+                fk_detector_detect(pointer, image.handle.pointer, Float(scale), &buffer, Int32(capacity), &count, $0)
+            }
+            guard Int(count) > capacity else {
+                return buffer.prefix(Int(count)).map {
+                    Detection(
+                        box: CGRect(x: Double($0.box.x), y: Double($0.box.y), width: Double($0.box.width),
+                                    height: Double($0.box.height)),
+                        score: Double($0.score))
+                }
+            }
+            capacity = Int(count)
         }
     }
 }

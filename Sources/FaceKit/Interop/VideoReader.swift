@@ -33,16 +33,31 @@ public final class VideoReader {
     private let pointer: OpaquePointer
 
     /// Opens the video; `path` may hold bytes that are not UTF-8 as ``FilePathEncoding`` says.
-    /// Runs `fk_video_open`.
-    public init(contentsOfFile path: String) throws(FaceKitError) {
+    /// Runs `fk_video_open`, then `fk_video_get_info` (closing the video again when that fails).
+    public convenience init(contentsOfFile path: String) throws(FaceKitError) {
+        try self.init(contentsOfFile: path, readingInfo: Self.nativeInfo)
+    }
+
+    /// ``init(contentsOfFile:)`` with the call that reads the opened video's size and rate
+    /// given, so that tests can make it fail.
+    init(
+        contentsOfFile path: String,
+        readingInfo readInfo: (_ video: OpaquePointer, _ path: String) throws(FaceKitError) -> fk_video_info
+    ) throws(FaceKitError) {
         var opened: OpaquePointer?
         try callNative(subject: path) { error in
             FilePathEncoding.withFileSystemRepresentation(path) { fk_video_open($0, &opened, error) }
         }
+        let info: fk_video_info
+        do {
+            info = try readInfo(opened!, path)
+        } catch {
+            // deinit runs only for a fully initialised object: release the handle here.
+            fk_video_free(opened)
+            throw error
+        }
         pointer = opened!
         self.path = path
-        var info = fk_video_info()
-        try callNative(subject: path) { fk_video_get_info(opened, &info, $0) }
         width = Int(info.width)
         height = Int(info.height)
         framesPerSecond = info.fps
@@ -50,6 +65,13 @@ public final class VideoReader {
     }
 
     deinit { fk_video_free(pointer) }
+
+    /// Runs `fk_video_get_info`.
+    private static func nativeInfo(of video: OpaquePointer, path: String) throws(FaceKitError) -> fk_video_info {
+        var info = fk_video_info()
+        try callNative(subject: path) { fk_video_get_info(video, &info, $0) }
+        return info
+    }
 
     /// The next frame, decoded when `decode` is true; `nil` at the end of the stream or where the
     /// data stops decoding (see ``endedEarly``). Runs `fk_video_next`.

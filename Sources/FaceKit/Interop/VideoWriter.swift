@@ -21,6 +21,10 @@ public final class VideoWriter {
     public static let defaultCodecs = ["avc1", "mp4v"]
     /// WebM holds only VP8/VP9 (and AV1) video.
     public static let webMCodecs = ["VP80", "VP90"]
+    /// The narrowest and lowest frames that can be written, in pixels. The encoders keep colour
+    /// at half resolution (4:2:0), so OpenCV writes an odd width or height one pixel smaller
+    /// (the last column or row is left out), and a side of 1 px would become 0.
+    public static let minimumSide = 2
 
     public let path: String
     public let width: Int
@@ -45,6 +49,9 @@ public final class VideoWriter {
             throw .invalidOption(
                 name: "framesPerSecond",
                 reason: "\(width)x\(height) at \(framesPerSecond) frames/s: sizes and rate must be positive")
+        }
+        guard width >= Self.minimumSide, height >= Self.minimumSide else {
+            throw .invalidOption(name: "width", reason: Self.tooSmallReason(width: width, height: height))
         }
         var lastError: FaceKitError?
         for candidate in codecs {
@@ -71,6 +78,12 @@ public final class VideoWriter {
     }
 
     deinit { fk_video_writer_free(pointer) }
+
+    /// Why frames of this size cannot be written (see ``minimumSide``).
+    public static func tooSmallReason(width: Int, height: Int) -> String {
+        "frames of \(width)x\(height) px are too small to write as video: "
+            + "the encoders keep colour at half resolution and need at least \(minimumSide) px each way"
+    }
 
     /// Encodes `frame` as the next frame; runs `fk_video_writer_write`.
     public func write(_ frame: FaceImage) throws(FaceKitError) {

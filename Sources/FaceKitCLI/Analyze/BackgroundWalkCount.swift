@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Counts the inputs of an ``ImageFileWalker`` walk on a background thread, so that the progress
 /// line can show a total while the analysis, which walks the same folders, is already running.
@@ -10,27 +11,31 @@ import Foundation
 /// let count = BackgroundWalkCount(paths: ["photos/"])
 /// count.total   // nil at first, then 2000
 /// ```
-final class BackgroundWalkCount: @unchecked Sendable {
-    // @unchecked: `count` and `cancelled` are guarded by `lock`.
-    private let lock = NSLock()
-    private var count: Int?
-    private var cancelled = false
+final class BackgroundWalkCount: Sendable {
+    /// What the counting thread and its readers share; a `Mutex`, so the compiler checks that
+    /// every access holds it.
+    private struct State {
+        var count: Int?
+        var cancelled = false
+    }
+
+    private let state = Mutex(State())
 
     init(paths: [String]) {
         let thread = Thread { [self] in
             var seen = 0
             for _ in ImageFileWalker(paths: paths) {
                 seen += 1
-                if seen % 256 == 0, lock.withLock({ cancelled }) { return }
+                if seen % 256 == 0, state.withLock({ $0.cancelled }) { return }
             }
-            lock.withLock { count = seen }
+            state.withLock { $0.count = seen }
         }
         thread.start()
     }
 
     /// The number of inputs, once counted.
-    var total: Int? { lock.withLock { count } }
+    var total: Int? { state.withLock { $0.count } }
 
     /// Stops the count if it is still running.
-    func cancel() { lock.withLock { cancelled = true } }
+    func cancel() { state.withLock { $0.cancelled = true } }
 }

@@ -4,8 +4,10 @@ import Foundation
 /// `facekit annotate`: writes copies of images and videos with what FaceKit found drawn on them.
 ///
 /// Images are analysed like `facekit analyze` does, videos like `facekit track` (every frame,
-/// with tracking IDs). Each copy goes to the output folder under the input's name; standard
-/// output lists the files written. An input that fails is reported on standard error, one line,
+/// or those `--every`, `--start` and `--end` choose, with tracking IDs; the copy holds the frames
+/// analysed). Each copy goes to the output folder under the input's name; standard
+/// output lists the files written, and standard error (unless `--quiet`) how many faces were
+/// drawn in each (``AnnotationCount``). An input that fails is reported on standard error, one line,
 /// and the others are still annotated; the exit status is then 1 (64 for a wrong command line).
 public struct AnnotateCommand: ParsableCommand {
     public static var configuration: CommandConfiguration {
@@ -16,7 +18,8 @@ public struct AnnotateCommand: ParsableCommand {
                 Each input is copied to the --output folder under its own name (files found in a \
                 folder keep their path below it); images keep their format, videos their \
                 container. Files named .mp4, .mov, .avi, .mkv, .m4v or .webm are read as videos \
-                and tracked, every frame; everything else as an image. --draw chooses the marks; \
+                and tracked, every frame unless --every, --start or --end choose fewer (the copy \
+                holds the frames analysed); everything else as an image. --draw chooses the marks; \
                 by default boxes, pose axes, tracking IDs and whatever --landmarks, --contours and \
                 --classify compute. Contours cannot be combined with tracking, so not with videos.
                 """)
@@ -29,13 +32,15 @@ public struct AnnotateCommand: ParsableCommand {
                 .option(
                     "draw", \.draw, valueName: "marks",
                     help: "Draw these, comma-separated: boxes, landmarks, contours, pose, ids, labels, or all."),
-                .option("output", \.output, valueName: "folder", help: "Write the annotated copies into this folder."),
+                .option("output", \.output, valueName: "folder", help: "Write the annotated copies into this folder.")
+                    .required(),
                 .option(
                     "quality", \.quality, valueName: "1-100", help: "JPEG and WebP quality of the annotated images."),
                 .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
-                .flag("quiet", \.quiet, help: "Do not show progress on a terminal."),
+                .flag("quiet", \.quiet, help: "Do not show progress on a terminal, nor the faces drawn in each file."),
             ]
             + VideoFlags.arguments(\.video)
+            + FrameSelectionFlags.arguments(\.frames)
             + [
                 .positional("input", \.inputs, help: "An image, a video, or a folder to search for images."),
             ]
@@ -48,6 +53,7 @@ public struct AnnotateCommand: ParsableCommand {
     public var maxPixels = FaceImage.defaultMaxPixels
     public var quiet = false
     public var video = VideoFlags()
+    public var frames = FrameSelectionFlags()
     public var inputs: [String] = []
 
     public init() {}
@@ -83,15 +89,19 @@ public struct AnnotateCommand: ParsableCommand {
     }
 
     public func validate() throws(CommandError) {
-        guard let output, !output.isEmpty else {
-            throw CommandError("Missing expected option '--output <folder>': where the annotated copies go")
-        }
+        // The parser refuses a command line without --output (it is required()).
+        guard let output, !output.isEmpty else { throw CommandError("The value '' is invalid for '--output <folder>'") }
         guard (1...100).contains(quality) else {
             throw CommandError("The value '\(quality)' is invalid for '--quality <1-100>': it must be from 1 to 100")
         }
         guard maxPixels > 0 else {
             throw CommandError(
                 "The value '\(maxPixels)' is invalid for '--max-pixels <n>': it must be a positive number of pixels")
+        }
+        for input in inputs {
+            if let problem = AnnotationTarget.outputFolderProblem(input: input, outputFolder: output) {
+                throw CommandError(problem)
+            }
         }
         if effectiveDetection.contours, let video = inputs.first(where: AnnotationTarget.isVideoFileName) {
             let flag =
@@ -102,6 +112,7 @@ public struct AnnotateCommand: ParsableCommand {
                     + "ML Kit computes contours only without tracking (annotate the videos without contours)")
         }
         try video.validate()
+        try frames.validate()
         try effectiveDetection.validate(imageOptions)
     }
 
@@ -121,7 +132,7 @@ public struct AnnotateCommand: ParsableCommand {
             tracker = hasVideos
                 ? try video.tracker(
                     detector: FaceDetector(options: videoOptions, sharingModelsWith: photos), models: detection.models,
-                    reidentification: .automatic)
+                    reidentification: .automatic, every: frames.every)
                 : nil
         } catch {
             if case .invalidOption = error { throw DetectionFlags.usageError(error) }
@@ -156,9 +167,10 @@ public struct AnnotateCommand: ParsableCommand {
                     } else {
                         result = annotateImage(target, with: detector!)
                     }
-                    if result.written {
+                    if let drawn = result.drawn {
                         context.stdout.write(MessageText.escaped(target.outputPath) + "\n")
                         context.stdout.flush()
+                        if !quiet { context.stderr.writeDiagnostic(drawn.line(for: target.outputPath)) }
                     }
                     outcome = result.failure
                 }
@@ -183,49 +195,60 @@ public struct AnnotateCommand: ParsableCommand {
         return try canvas.image()
     }
 
-    /// Whether an input's annotated copy was written, and the message to report, if any.
+    /// What was drawn into an input's annotated copy, `nil` when none was written, and the
+    /// message to report, if any.
     private struct AnnotationOutcome {
-        var written: Bool
+        var drawn: AnnotationCount?
         var failure: String?
     }
 
     /// Annotates one image.
     private func annotateImage(_ target: AnnotationTarget, with detector: FaceDetector) -> AnnotationOutcome {
         let data: Data
+        let faces: [Face]
         do throws(FaceKitError) {
             let image = try FaceImage(contentsOfFile: target.input, maxPixels: maxPixels)
-            data = try annotated(image, faces: detector.process(image))
-                .encoded(fileExtension: target.imageFormat, quality: quality)
+            faces = try detector.process(image)
+            data = try annotated(image, faces: faces).encoded(fileExtension: target.imageFormat, quality: quality)
         } catch {
-            return AnnotationOutcome(written: false, failure: error.description)
+            return AnnotationOutcome(drawn: nil, failure: error.description)
         }
         do throws(OutputError) {
             try AnnotationFileWriter.write(data, to: target.outputPath)
         } catch {
-            return AnnotationOutcome(written: false, failure: "\(target.input): not annotated: \(error.description)")
+            return AnnotationOutcome(drawn: nil, failure: "\(target.input): not annotated: \(error.description)")
         }
-        return AnnotationOutcome(written: true)
+        return AnnotationOutcome(drawn: AnnotationCount(frames: nil, faces: faces.count))
     }
 
-    /// Annotates every frame of one video. A video that stops decoding, or a frame that cannot
-    /// be analysed, ends it early: the frames before are kept, and the failure says where.
+    /// Annotates the frames of one video that `--every`, `--start` and `--end` choose (every
+    /// frame by default) and writes only those, at the input's frame rate divided by `--every`,
+    /// so that the copy plays at the input's speed. A video that stops decoding, or a frame that
+    /// cannot be analysed, ends it early: the frames before are kept, and the failure says where.
     private func annotateVideo(_ target: AnnotationTarget, with tracker: FaceTracker, context: CommandContext)
         -> AnnotationOutcome
     {
-        func failed(_ message: String) -> AnnotationOutcome { AnnotationOutcome(written: false, failure: message) }
+        func failed(_ message: String) -> AnnotationOutcome { AnnotationOutcome(drawn: nil, failure: message) }
         let video: VideoReader
         do {
             video = try VideoReader(contentsOfFile: target.input)
         } catch {
             return failed(error.description)
         }
+        guard video.width >= VideoWriter.minimumSide, video.height >= VideoWriter.minimumSide else {
+            let reason = VideoWriter.tooSmallReason(width: video.width, height: video.height)
+            return failed("\(target.input): not annotated: its \(reason)")
+        }
         let temporary: String
-        let writer: VideoWriter
+        let lock: Int32
         do {
-            temporary = try AnnotationFileWriter.temporaryPath(for: target.outputPath)
+            (temporary, lock) = try AnnotationFileWriter.temporaryFile(for: target.outputPath)
         } catch {
             return failed("\(target.input): not annotated: \(error.description)")
         }
+        // Held until the temporary file is renamed or removed, when this function returns.
+        defer { close(lock) }
+        let writer: VideoWriter
         /// The failure to report when the copy cannot be written; the temporary file is removed.
         /// An unwritable file is named by the output it stands for, not its hidden temporary name.
         func writingFailed(_ error: FaceKitError) -> AnnotationOutcome {
@@ -239,29 +262,43 @@ public struct AnnotateCommand: ParsableCommand {
             let codecs =
                 AnnotationTarget.fileExtension(target.outputPath) == "webm"
                 ? VideoWriter.webMCodecs : VideoWriter.defaultCodecs
+            let framesPerSecond = (video.framesPerSecond > 0 ? video.framesPerSecond : 25) / Double(frames.every)
             writer = try VideoWriter(
-                path: temporary, framesPerSecond: video.framesPerSecond > 0 ? video.framesPerSecond : 25,
-                width: video.width, height: video.height, codecs: codecs)
+                path: temporary, framesPerSecond: framesPerSecond, width: video.width, height: video.height,
+                codecs: codecs)
         } catch {
             return writingFailed(error)
         }
-        // Every frame is read and analysed.
-        let frames = video.declaredFrameCount > 0 ? video.declaredFrameCount : nil
+        var sampled = SampledFrameReader(video: video, sampler: frames.sampler)
         let progress = ProgressLine(
             output: context.stderr, enabled: !quiet && context.stderr.isTerminal, source: target.input,
-            estimate: .init(framesToRead: frames, framesToAnalyse: frames))
+            estimate: sampled.sampler.estimate(
+                declaredFrames: video.declaredFrameCount, framesPerSecond: video.framesPerSecond))
         defer { progress.finish() }
         var failure: String?
-        var framesRead = 0
+        var framesWritten = 0
+        var facesDrawn = 0
         do {
-            while let frame = try video.next(), let image = frame.image {
-                framesRead += 1
-                let faces = try tracker.process(image, timestampMs: frame.timestampMs)
-                try writer.write(annotated(image, faces: faces))
-                progress.update(framesRead: framesRead, framesAnalysed: framesRead)
+            while let (frame, analyse) = try sampled.next() {
+                if analyse, let image = frame.image {
+                    let faces = try tracker.process(image, timestampMs: frame.timestampMs)
+                    try writer.write(annotated(image, faces: faces))
+                    framesWritten += 1
+                    facesDrawn += faces.count
+                }
+                progress.update(framesRead: sampled.framesRead, framesAnalysed: framesWritten)
             }
         } catch {
             failure = video.failureMessage(error, kept: "frames")
+        }
+        if framesWritten == 0, failure == nil {
+            // A video opens only when its first frame decodes: the range chose no frame.
+            TemporaryFile.removeFile(temporary)
+            let start = frames.start.defaultValueDescription
+            let range =
+                frames.end.map { "from --start to --end (\(start) to \($0.defaultValueDescription) s)" }
+                ?? "from --start (\(start) s) on"
+            return failed("\(target.input): not annotated: none of its frames is shown \(range)")
         }
         do throws(FaceKitError) {
             try writer.finish()
@@ -273,6 +310,8 @@ public struct AnnotateCommand: ParsableCommand {
         } catch {
             return failed("\(target.input): not annotated: \(error.description)")
         }
-        return AnnotationOutcome(written: true, failure: failure ?? video.stoppedDecodingMessage(kept: "frames"))
+        return AnnotationOutcome(
+            drawn: AnnotationCount(frames: framesWritten, faces: facesDrawn),
+            failure: failure ?? (sampled.passedEnd ? nil : video.stoppedDecodingMessage(kept: "frames")))
     }
 }

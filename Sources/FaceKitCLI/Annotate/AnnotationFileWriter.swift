@@ -9,11 +9,12 @@ import Foundation
 
 /// Writes `facekit annotate`'s output files so that a path holds either its previous content or
 /// a complete new file: bytes go to a hidden temporary file in the same folder (``TemporaryFile``),
-/// which is renamed into place once written.
+/// which is renamed into place once written. Temporary files that an earlier, killed run left for
+/// the same path are removed first.
 ///
 /// ```swift
 /// try AnnotationFileWriter.write(pngData, to: "out/a.png")
-/// let temporary = try AnnotationFileWriter.temporaryPath(for: "out/clip.mp4")  // "out/.clip.mp4.123.tmp.mp4"
+/// let (temporary, lock) = try AnnotationFileWriter.temporaryFile(for: "out/clip.mp4")  // "out/.clip.mp4.123.tmp.mp4"
 /// ```
 enum AnnotationFileWriter {
     /// Creates the folders on the way to `path`'s folder, as `mkdir -p` does, keeping bytes of
@@ -38,6 +39,7 @@ enum AnnotationFileWriter {
     /// Writes `data` to `path` atomically, creating its folder if needed.
     static func write(_ data: Data, to path: String) throws(OutputError) {
         try createFolder(for: path)
+        TemporaryFile.removeStale(nextTo: path)
         let (temporary, descriptor) = try TemporaryFile.create(nextTo: path)
         var code: Int32 = 0
         data.withUnsafeBytes { raw in
@@ -62,12 +64,13 @@ enum AnnotationFileWriter {
 
     /// A new, empty hidden file next to `path` whose name ends in `path`'s extension, so that a
     /// video muxer picks the container from it; ``TemporaryFile/rename(_:over:error:)`` puts it
-    /// into place.
-    static func temporaryPath(for path: String) throws(OutputError) -> String {
+    /// into place. The descriptor holds the file's lock, which marks it as in use: close it once
+    /// the file is renamed or removed.
+    static func temporaryFile(for path: String) throws(OutputError) -> (path: String, lock: Int32) {
         try createFolder(for: path)
         let ext = AnnotationTarget.fileExtension(path).map { "." + $0 } ?? ""
+        TemporaryFile.removeStale(nextTo: path, suffix: ext)
         let (temporary, descriptor) = try TemporaryFile.create(nextTo: path, suffix: ext)
-        close(descriptor)
-        return temporary
+        return (temporary, descriptor)
     }
 }

@@ -84,6 +84,25 @@ struct AnnotationTarget: Equatable {
         return FilePathEncoding.string(fromPathBytes: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
     }
 
+    /// Why annotating `input` into `outputFolder` would write nothing, or `nil` when it would
+    /// not: `input` is the output folder itself (given twice, as in `--output out out`), or a
+    /// folder inside it, whose images ``expand(_:outputFolder:)`` skips as copies of an earlier
+    /// run. Paths are compared with every symbolic link resolved.
+    static func outputFolderProblem(input: String, outputFolder: String) -> String? {
+        let folder = resolvingLinks(outputFolder)
+        let resolved = resolvingLinks(input)
+        let reason =
+            "annotate skips the images in its output folder (copies of an earlier run), so nothing would be annotated"
+        if resolved == folder {
+            return "The input '\(input)' is the '--output <folder>' itself (\(outputFolder)): \(reason)"
+        }
+        let inside = resolved.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+        if inside, ImageFileWalker.folderIdentity(input) != nil {
+            return "The input '\(input)' is inside the '--output <folder>' (\(outputFolder)): \(reason)"
+        }
+        return nil
+    }
+
     /// A file's device and inode, which tell whether two paths name the same file.
     struct FileIdentity: Hashable {
         var device: UInt64

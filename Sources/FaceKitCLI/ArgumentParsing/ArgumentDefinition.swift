@@ -28,6 +28,8 @@ public struct ArgumentDefinition<Command> {
     let defaultDescription: (Command) -> String?
     /// Left out of help and completion scripts; still parsed (see ``hidden()``).
     public private(set) var isHidden = false
+    /// An option the command cannot run without (see ``required()``).
+    public private(set) var isRequired = false
 
     var isPositional: Bool {
         if case .positional = kind { true } else { false }
@@ -51,6 +53,20 @@ public struct ArgumentDefinition<Command> {
     public func hidden() -> Self {
         var copy = self
         copy.isHidden = true
+        return copy
+    }
+
+    /// The same option, which the command line must give: the usage line shows it outside
+    /// `[<options>]`, and the parser refuses a command line without it.
+    ///
+    /// ```swift
+    /// .option("output", \.output, valueName: "folder", help: "...").required()
+    /// // USAGE: facekit annotate [<options>] --output <folder> <input> ...
+    /// ```
+    public func required() -> Self {
+        precondition(!isPositional, "ArgumentDefinition.required(): positional arguments are always required")
+        var copy = self
+        copy.isRequired = true
         return copy
     }
 

@@ -112,6 +112,7 @@ extension ParsableCommand {
         var command = Self()
         let definitions = Self.arguments
         var positionals: [String] = []
+        var given: Set<String> = []
         var index = 0
         var onlyPositionals = false
         while index < words.count {
@@ -135,6 +136,7 @@ extension ParsableCommand {
                     definitions.filter { !$0.isPositional && !$0.isHidden }.map(\.name) + [BuiltInOption.help.name]
                 throw .unknownOption(String(word.prefix { $0 != "=" }), among: offered)
             }
+            given.insert(definition.name)
             switch definition.kind {
             case .flag:
                 if inlineValue != nil { throw CommandError("The flag '\(definition.synopsis)' does not take a value") }
@@ -153,6 +155,9 @@ extension ParsableCommand {
             case .positional:
                 break
             }
+        }
+        if let missing = definitions.first(where: { $0.isRequired && !given.contains($0.name) }) {
+            throw CommandError("Missing expected option '\(missing.synopsis)'")
         }
         if let positional = definitions.first(where: \.isPositional) {
             if positionals.isEmpty { throw CommandError("Missing expected argument '\(positional.synopsis)'") }

@@ -45,11 +45,15 @@ enum HelpFormatter {
 }
 
 extension ParsableCommand {
-    /// ` [<options>] <path> ...` after the command's name.
+    /// ` [<options>] --output <folder> <path> ...` after the command's name: the options that
+    /// may be left out, then those that may not, then the positional arguments.
     static var synopsisTail: String {
         typealias C = Self
         var tail = ""
-        if C.arguments.contains(where: { !$0.isPositional && !$0.isHidden }) { tail += " [<options>]" }
+        if C.arguments.contains(where: { !$0.isPositional && !$0.isHidden && !$0.isRequired }) {
+            tail += " [<options>]"
+        }
+        for definition in C.arguments where definition.isRequired { tail += " " + definition.synopsis }
         for definition in C.arguments { if case .positional = definition.kind { tail += " " + definition.synopsis } }
         return tail
     }

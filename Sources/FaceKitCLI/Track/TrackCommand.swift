@@ -29,12 +29,7 @@ public struct TrackCommand: ParsableCommand {
     }
 
     public static var arguments: [ArgumentDefinition<TrackCommand>] {
-        [
-            .option(
-                "every", \.every, valueName: "n", help: "Analyse every nth frame, counted from the first in range."),
-            .option("start", \.start, valueName: "seconds", help: "Skip the frames shown before this time."),
-            .option("end", \.end, valueName: "seconds", help: "Stop at the first frame shown at or after this time."),
-        ]
+        FrameSelectionFlags.arguments(\.frames)
             // --contours is parsed, unlisted, so that validate() can say why it is refused.
             + DetectionFlags.arguments(\.detection, contoursHelp: nil)
             + [
@@ -61,9 +56,7 @@ public struct TrackCommand: ParsableCommand {
             ]
     }
 
-    public var every = 1
-    public var start = 0.0
-    public var end: Double?
+    public var frames = FrameSelectionFlags()
     public var detection = DetectionFlags()
     public var maxMissed = TrackerConfiguration().maximumMissedFrames
     public var reidWindow = TrackerConfiguration().reidentificationWindowMs / 1000
@@ -100,19 +93,7 @@ public struct TrackCommand: ParsableCommand {
                 "'--contours' cannot be combined with tracking, which 'facekit track' always does: "
                     + "ML Kit computes contours only without tracking (use 'facekit analyze --contours' on frames)")
         }
-        guard every >= 1 else {
-            throw CommandError("The value '\(every)' is invalid for '--every <n>': it must be at least 1")
-        }
-        guard start >= 0 else {
-            throw CommandError(
-                "The value '\(start.defaultValueDescription)' is invalid for '--start <seconds>': it must not be negative"
-            )
-        }
-        if let end, end <= start {
-            throw CommandError(
-                "The value '\(end.defaultValueDescription)' is invalid for '--end <seconds>': it must be later than --start (\(start.defaultValueDescription))"
-            )
-        }
+        try frames.validate()
         guard maxMissed >= 0 else {
             throw CommandError("The value '\(maxMissed)' is invalid for '--max-missed <n>': it must not be negative")
         }
@@ -136,7 +117,7 @@ public struct TrackCommand: ParsableCommand {
             tracker = try video.tracker(
                 detector: FaceDetector(options: detectorOptions, models: detection.models),
                 configuration: trackerConfiguration, models: detection.models, reidentification: reidentification,
-                every: every)
+                every: frames.every)
         } catch {
             file?.discard()
             summaryFile?.discard()
@@ -196,28 +177,16 @@ public struct TrackCommand: ParsableCommand {
         } catch {
             return (0, error.description)
         }
-        var sampler = FrameSampler(every: every, startMs: start > 0 ? start * 1000 : nil, endMs: end.map { $0 * 1000 })
-        let estimate = sampler.estimate(declaredFrames: video.declaredFrameCount, framesPerSecond: video.framesPerSecond)
+        var frames = SampledFrameReader(video: video, sampler: self.frames.sampler)
+        let estimate = frames.sampler.estimate(
+            declaredFrames: video.declaredFrameCount, framesPerSecond: video.framesPerSecond)
         let progress = ProgressLine(
             output: context.stderr, enabled: showsProgress(context), source: path, estimate: estimate)
         defer { progress.finish() }
-        let frameDurationMs = video.framesPerSecond > 0 ? 1000 / video.framesPerSecond : 0
-        var previousTimestampMs: Double?
-        var framesRead = 0
         var framesAnalysed = 0
         do {
-            while true {
-                let index = video.lastIndex + 1
-                let expected = frameDurationMs > 0 ? (previousTimestampMs.map { $0 + frameDurationMs } ?? 0) : nil
-                let decode = sampler.shouldDecode(
-                    index: index, expectedTimestampMs: expected, frameDurationMs: frameDurationMs)
-                guard let frame = try video.next(decode: decode) else { break }
-                framesRead += 1
-                previousTimestampMs = frame.timestampMs
-                let decision = sampler.decision(
-                    index: frame.index, timestampMs: frame.timestampMs, decoded: frame.image != nil)
-                if decision == .stop { return (framesAnalysed, nil) }
-                if decision == .analyse, let image = frame.image {
+            while let (frame, analyse) = try frames.next() {
+                if analyse, let image = frame.image {
                     for (face, detected) in try tracker.process(image, timestampMs: frame.timestampMs).enumerated() {
                         emit(
                             FaceRecord(
@@ -226,11 +195,11 @@ public struct TrackCommand: ParsableCommand {
                     }
                     framesAnalysed += 1
                 }
-                progress.update(framesRead: framesRead, framesAnalysed: framesAnalysed)
+                progress.update(framesRead: frames.framesRead, framesAnalysed: framesAnalysed)
             }
         } catch {
             return (framesAnalysed, video.failureMessage(error, kept: "rows"))
         }
-        return (framesAnalysed, video.stoppedDecodingMessage(kept: "rows"))
+        return (framesAnalysed, frames.passedEnd ? nil : video.stoppedDecodingMessage(kept: "rows"))
     }
 }

@@ -104,3 +104,34 @@ struct VideoReaderTests {
         }
     }
 }
+
+@Suite("VideoReader's native handle")
+struct VideoReaderHandleTests {
+    /// The paths this process has open, from /proc/self/fd.
+    static func openFiles() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)
+        }
+    }
+
+    @Test("when reading the opened video's size fails, the video is closed again, not leaked")
+    func releasedWhenInfoFails() throws {
+        // A copy of its own, so that no other test's open file counts.
+        let path = NSTemporaryDirectory() + "facekit-handle-\(UUID().uuidString).mp4"
+        try FileManager.default.copyItem(
+            atPath: TestData.repository.appendingPathComponent("TestVideos/crossing.mp4").path, toPath: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let video = try VideoReader(contentsOfFile: path)
+            #expect(try Self.openFiles().contains(path), "an open video holds its file open")
+            #expect(video.width == 640)
+        }
+        #expect(try !Self.openFiles().contains(path), "a released video closes its file")
+        #expect {
+            try VideoReader(contentsOfFile: path) { _, _ throws(FaceKitError) in throw .native(reason: "no info") }
+        } throws: { error in
+            (error as? FaceKitError)?.description == "internal error: no info"
+        }
+        #expect(try !Self.openFiles().contains(path), "the video whose info could not be read is closed")
+    }
+}

@@ -78,6 +78,24 @@ struct VideoWriterTests {
         }
     }
 
+    @Test("frames narrower or lower than 2 px are refused for their size, and leave no file")
+    func tooSmall() throws {
+        try Self.withFolder { folder in
+            for (width, height) in [(1, 1), (1, 48), (64, 1)] {
+                #expect {
+                    try VideoWriter(path: folder + "/tiny.mp4", framesPerSecond: 25, width: width, height: height)
+                } throws: { error in
+                    (error as? FaceKitError)?.description
+                        == "invalid option width: frames of \(width)x\(height) px are too small to write as video: "
+                        + "the encoders keep colour at half resolution and need at least 2 px each way"
+                }
+            }
+            #expect(!FileManager.default.fileExists(atPath: folder + "/tiny.mp4"))
+            let smallest = try VideoWriter(path: folder + "/tiny.mp4", framesPerSecond: 25, width: 2, height: 2)
+            #expect(smallest.width == 2)
+        }
+    }
+
     @Test("a frame of another size, a folder that does not exist and bad values are refused")
     func refusals() throws {
         try Self.withFolder { folder in

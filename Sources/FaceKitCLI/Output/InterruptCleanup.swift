@@ -1,0 +1,119 @@
+import FaceKit
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Removes files when the process is stopped by SIGINT (Ctrl-C) or SIGTERM, then lets the signal
+/// end the process as it would have, so the exit status still names it (130 for Ctrl-C in a shell).
+///
+/// ``TemporaryFile`` creates every hidden temporary file through ``create(_:opening:)`` and forgets it
+/// once it is renamed into place or removed, so that an interrupted `annotate` (or `track
+/// --output`) leaves no `.clip.mp4.123.tmp.mp4` behind. The first registration installs the
+/// handlers. A signal handler may do almost nothing safely, so it only writes the signal's number
+/// to a pipe; a thread waiting on the pipe removes the files and sends the signal again, with its
+/// default action restored. A signal the process was started ignoring (`nohup`, a shell's `&`)
+/// stays ignored.
+///
+/// ```swift
+/// let (descriptor, _) = InterruptCleanup.create(".out.csv.123.tmp") { path in
+///     let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o666)
+///     return (descriptor, descriptor < 0 ? errno : 0)
+/// }
+/// // ... Ctrl-C here: the file is removed, and the process ends by SIGINT
+/// InterruptCleanup.forget(".out.csv.123.tmp")
+/// ```
+enum InterruptCleanup {
+    private struct State {
+        /// The files to remove, by path.
+        var paths: Set<String> = []
+        var installed = false
+    }
+
+    private static let state = Mutex(State())
+
+    /// The signals handled.
+    static let signals: [Int32] = [SIGINT, SIGTERM]
+
+    /// The pipe the handler writes to: (read end, write end).
+    private static let signalPipe: (read: Int32, write: Int32) = {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return (-1, -1) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }()
+
+    /// Runs `open`, which creates the file at `path` and returns its descriptor (negative when
+    /// it could not, with the `errno`), and from then on, until ``forget(_:)``, removes the file
+    /// if the process is interrupted. Once the cleanup has started, `open` does not run: it
+    /// waits while the process ends.
+    static func create(_ path: String, opening open: (String) -> (descriptor: Int32, code: Int32))
+        -> (descriptor: Int32, code: Int32)
+    {
+        state.withLock { state in
+            if !state.installed {
+                installHandlers()
+                state.installed = true
+            }
+            let opened = open(path)
+            if opened.descriptor >= 0 { state.paths.insert(path) }
+            return opened
+        }
+    }
+
+    /// Stops removing `path` on interruption: it was renamed into place, or removed.
+    static func forget(_ path: String) {
+        _ = state.withLock { $0.paths.remove(path) }
+    }
+
+    private static func installHandlers() {
+        let (readEnd, writeEnd) = signalPipe
+        guard readEnd >= 0, writeEnd >= 0 else { return }
+        let handler: @convention(c) (Int32) -> Void = { number in
+            // The interrupted code may be about to read errno.
+            let saved = errno
+            var byte = UInt8(truncatingIfNeeded: number)
+            _ = write(InterruptCleanup.signalPipe.write, &byte, 1)
+            errno = saved
+        }
+        for number in signals {
+            let previous = signal(number, handler)
+            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+                _ = signal(number, SIG_IGN)
+            }
+        }
+        let watcher = Thread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count == 1 { removeFilesAndStop(signal: Int32(byte)) }
+                if count < 0 && errno == EINTR { continue }
+                // The pipe failed: let the signals end the process as before, without the cleanup.
+                for number in signals { _ = signal(number, SIG_DFL) }
+                return
+            }
+        }
+        watcher.name = "facekit interrupt cleanup"
+        watcher.start()
+    }
+
+    /// Removes every registered file and ends the process by `number`. The lock is never given
+    /// back, so no temporary file can be created after the removal.
+    private static func removeFilesAndStop(signal number: Int32) -> Never {
+        state.withLock { state -> Never in
+            for path in state.paths { _ = FilePathEncoding.withFileSystemRepresentation(path) { unlink($0) } }
+            _ = signal(number, SIG_DFL)
+            // This thread, at least, takes the signal, whatever mask the process was started with.
+            var only = sigset_t()
+            sigemptyset(&only)
+            sigaddset(&only, number)
+            pthread_sigmask(SIG_UNBLOCK, &only, nil)
+            kill(getpid(), number)
+            while true { pause() }
+        }
+    }
+}
