@@ -1,6 +1,7 @@
 import FaceKit
 import Foundation
 import Testing
+import FaceKitTestSupport
 
 @testable import FaceKitCLI
 
@@ -169,18 +170,5 @@ struct ImageFileWalkerTests {
             #expect(entries.first == .file(root + "/a.png"))
             #expect(entries.last?.failureDescription?.hasPrefix(root + "/locked: cannot read folder: ") == true)
         }
-    }
-}
-
-/// A small seeded random number generator, so a "random" tree is the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 @_spi(Evaluation) import FaceKit
 import Testing
+import FaceKitTestSupport
 
 @testable import FaceKitDatasets
 
@@ -57,18 +58,5 @@ struct OptimalAssignmentTests {
             #expect(pairs.allSatisfy { weights[$0.row][$0.column] > 0 })
             #expect(Self.total(weights, pairs) == Self.bruteForceBest(weights), "\(weights)")
         }
-    }
-}
-
-/// A seeded generator, so that the random matrices are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
