@@ -28,14 +28,22 @@ let package = Package(
         ),
         // The YuNet detector ships with the library (Apache-2.0, see BundledModels/README.md).
         .target(name: "FaceKit", dependencies: ["CFaceKit"], resources: [.copy("BundledModels")]),
-        .target(name: "FaceKitCLI", dependencies: ["FaceKit"]),
-        .executableTarget(name: "facekit", dependencies: ["FaceKitCLI"]),
-        .executableTarget(name: "facekit-evaluate", dependencies: ["FaceKit", "FaceKitDatasets"]),
-        .executableTarget(name: "facekit-train", dependencies: ["FaceKit", "FaceKitDatasets"]),
-        .target(name: "FaceKitDatasets", dependencies: ["FaceKit"]),
+        // The command-line parser of all three executables (swift-argument-parser's shape). It uses
+        // FaceKit only for FilePathEncoding: arguments are read as path bytes, and messages escape
+        // paths as FaceKit writes them everywhere.
+        .target(name: "FaceKitArguments", dependencies: ["FaceKit"]),
+        .target(name: "FaceKitCLI", dependencies: ["FaceKit", "FaceKitArguments"]),
+        .executableTarget(name: "facekit", dependencies: ["FaceKitCLI", "FaceKitArguments"]),
+        .executableTarget(name: "facekit-evaluate", dependencies: ["FaceKit", "FaceKitArguments", "FaceKitDatasets"]),
+        .executableTarget(name: "facekit-train", dependencies: ["FaceKit", "FaceKitArguments", "FaceKitDatasets"]),
+        .target(name: "FaceKitDatasets", dependencies: ["FaceKit", "FaceKitArguments"]),
         .target(name: "FaceKitTestSupport", dependencies: ["FaceKitDatasets"], path: "Tests/FaceKitTestSupport"),
         .testTarget(name: "FaceKitTests", dependencies: ["FaceKit", "FaceKitDatasets", "FaceKitTestSupport"]),
-        .testTarget(name: "FaceKitCLITests", dependencies: ["FaceKitCLI", "FaceKit", "FaceKitTestSupport"]),
+        .testTarget(
+            name: "FaceKitCLITests", dependencies: ["FaceKitCLI", "FaceKitArguments", "FaceKit", "FaceKitTestSupport"]),
+        .testTarget(
+            name: "FaceKitToolsTests",
+            dependencies: ["facekit-evaluate", "facekit-train", "FaceKitArguments", "FaceKitDatasets", "FaceKitTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -1,4 +1,6 @@
 @_spi(Evaluation) import FaceKit
+import FaceKitArguments
+import FaceKitDatasets
 import Foundation
 
 /// Release-build timing: model loading apart from per-image work, decoding apart from analysis.
@@ -7,16 +9,41 @@ import Foundation
 /// own rather than spread over images. Per-image figures are the median of `runs` runs after one
 /// warm-up run, at default options (minFaceSize 0.1), then with landmarks, then with landmarks
 /// and classification (what classification adds).
-struct Benchmark {
-    let data: URL
-    let runs: Int
-    let detectors: [FaceDetector.DetectorKind]
+struct Benchmark: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "benchmark",
+            abstract: "Model load, decode and per-image analysis time (use a release build).")
+    }
+
+    static var arguments: [ArgumentDefinition<Self>] {
+        [
+            DevelopmentData.argument(\.data),
+            .option("runs", \.runs, valueName: "n", help: "Timed runs per measurement, after one warm-up run."),
+            DetectorChoice.argument(\.detector),
+        ]
+    }
+
+    var data = DevelopmentData()
+    var runs = 5
+    var detector = DetectorChoice.all
+    var detectors: [FaceDetector.DetectorKind] { detector.kinds }
 
     static let photos = [
         "photos/face_recognition/obama-240p.jpg", "photos/face_recognition/obama-480p.jpg",
         "photos/face_recognition/obama-720p.jpg", "photos/face_recognition/obama-1080p.jpg",
         "photos/dlib-faces/bald_guys.jpg", "photos/pyfeat/multi_face.jpg", "photos/compreface/001_A.jpg",
     ]
+
+    func validate() throws(CommandError) {
+        try validateRuns(runs)
+        try data.validateArgument()
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try run()
+        return .success
+    }
 
     func run() throws {
         printMachine()
@@ -27,7 +54,7 @@ struct Benchmark {
             var options = FaceDetectorOptions()
             options.performanceMode = mode
             func load(_ options: FaceDetectorOptions) throws -> FaceDetector {
-                try FaceDetector(options: options, models: EvaluateCommand.models, detector: kind)
+                try FaceDetector(options: options, models: DevelopmentData.models, detector: kind)
             }
             // Three loads: the first may read the files from disk, later ones from the page cache.
             let loads = try (0..<3).map { _ in try timed { try load(options) }.1 }
@@ -44,7 +71,7 @@ struct Benchmark {
         var rows: [[String]] = []
         for ((kind, mode), trio) in zip(configurations, detectors) {
             for path in Self.photos {
-                let file = data.appendingPathComponent(path).path
+                let file = data.url(path).path
                 let decodes = try (0...runs).map { _ in try timed { try FaceImage(contentsOfFile: file) }.1 }.dropFirst()
                 let image = try FaceImage(contentsOfFile: file)
                 var row = [

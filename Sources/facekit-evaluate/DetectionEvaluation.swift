@@ -1,4 +1,5 @@
 @_spi(Evaluation) import FaceKit
+import FaceKitArguments
 import FaceKitDatasets
 import Foundation
 
@@ -9,9 +10,23 @@ import Foundation
 /// nose points (found when a detection box contains the nose). dlib-faces' training.xml is
 /// reported on its own row because it is the set any later tuning may be fitted on; testing.xml
 /// and the noses are for reporting. Seconds are `process` time only, without decoding.
-struct DetectionEvaluation {
-    let data: URL
-    let detectors: [FaceDetector.DetectorKind]
+struct DetectionEvaluation: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "detection",
+            abstract: "Detection recall and false positives on dlib-faces boxes and CompreFace noses.")
+    }
+
+    static var arguments: [ArgumentDefinition<Self>] {
+        [
+            DevelopmentData.argument(\.data),
+            DetectorChoice.argument(\.detector),
+        ]
+    }
+
+    var data = DevelopmentData()
+    var detector = DetectorChoice.all
+    var detectors: [FaceDetector.DetectorKind] { detector.kinds }
 
     /// Faces of one image: boxes or nose points.
     enum Truth {
@@ -27,13 +42,13 @@ struct DetectionEvaluation {
     }
 
     func sets() throws -> [LabelledSet] {
-        let dlib = data.appendingPathComponent("photos/dlib-faces")
+        let dlib = data.url("photos/dlib-faces")
         let testing = try LabelledBoxes(contentsOf: dlib.appendingPathComponent("testing.xml").path)
         let training = try LabelledBoxes(contentsOf: dlib.appendingPathComponent("training.xml").path)
-        let noses = try NosePoints.read(data.appendingPathComponent("photos/compreface/noses.csv").path)
+        let noses = try NosePoints.read(data.url("photos/compreface/noses.csv").path)
         let noFace = [
             dlib.appendingPathComponent("dogs.jpg").path,
-            data.appendingPathComponent("photos/pyfeat/free-mountain-vector-01.jpg").path,
+            data.url("photos/pyfeat/free-mountain-vector-01.jpg").path,
         ].filter { FileManager.default.fileExists(atPath: $0) }
         return [
             LabelledSet(name: "dlib-faces testing.xml (boxes)", images: testing.images.map { ($0.file, .boxes($0.boxes)) }),
@@ -41,6 +56,15 @@ struct DetectionEvaluation {
             LabelledSet(name: "dlib-faces training.xml (boxes; tuning set)", images: training.images.map { ($0.file, .boxes($0.boxes)) }),
             LabelledSet(name: "no-face photos (dogs.jpg, mountain vector)", images: noFace.map { ($0, .none) }),
         ]
+    }
+
+    func validate() throws(CommandError) {
+        try data.validateArgument()
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try run()
+        return .success
     }
 
     func run() throws {
@@ -53,7 +77,7 @@ struct DetectionEvaluation {
                 var options = FaceDetectorOptions()
                 options.performanceMode = mode
                 options.minFaceSize = minFaceSize
-                let detector = try FaceDetector(options: options, models: EvaluateCommand.models, detector: kind)
+                let detector = try FaceDetector(options: options, models: DevelopmentData.models, detector: kind)
                 for set in sets {
                     var tally = DetectionTally()
                     var seconds = 0.0
@@ -106,10 +130,10 @@ struct DetectionEvaluation {
     /// end of the Hamilton clip (no labels: the counts are for looking at, with the drawings in
     /// docs/gallery.md).
     func printHardCases() throws {
-        let group = data.appendingPathComponent("photos/pyfeat/multi_face.jpg").path
+        let group = data.url("photos/pyfeat/multi_face.jpg").path
         // The sunglasses face's nose, from compreface/noses.csv (000_5.jpg, 819 px) at 1000 px.
         let sunglassesNose = CGPoint(x: 219 * 1000 / 819.0, y: 105 * 1000 / 819.0)
-        let clip = data.appendingPathComponent("video/short_hamilton_clip.mp4").path
+        let clip = data.url("video/short_hamilton_clip.mp4").path
         let audienceFrames = [225, 250, 270]
         var frames: [Int: FaceImage] = [:]
         let video = try VideoReader(contentsOfFile: clip)
@@ -125,7 +149,7 @@ struct DetectionEvaluation {
                     var options = FaceDetectorOptions()
                     options.performanceMode = mode
                     options.minFaceSize = minFaceSize
-                    let detector = try FaceDetector(options: options, models: EvaluateCommand.models, detector: kind)
+                    let detector = try FaceDetector(options: options, models: DevelopmentData.models, detector: kind)
                     let faces = try detector.process(FaceImage(contentsOfFile: group))
                     let sunglasses = faces.contains { $0.frame.contains(sunglassesNose) }
                     let counts = try audienceFrames.map { try detector.process(frames[$0]!).count }

@@ -1,4 +1,5 @@
 @_spi(Evaluation) import FaceKit
+import FaceKitArguments
 import FaceKitDatasets
 import Foundation
 
@@ -11,8 +12,20 @@ import Foundation
 /// yaw and pitch (degrees). Lag is the mean distance between the box centre and the ground
 /// truth's on the moving faces of TestVideos/crossing.mp4, after removing the constant offset
 /// between the two box conventions (each identity's median offset), in percent of the width.
-struct JitterEvaluation {
-    let data: URL
+struct JitterEvaluation: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "jitter",
+            abstract: "Frame-to-frame trembling of tracked boxes and angles, with and without smoothing.")
+    }
+
+    static var arguments: [ArgumentDefinition<Self>] {
+        [
+            DevelopmentData.argument(\.data),
+        ]
+    }
+
+    var data = DevelopmentData()
 
     struct Setup {
         var name: String
@@ -27,12 +40,21 @@ struct JitterEvaluation {
         Setup(name: "YuNet every 5th + flow, smoothed (default)", detector: .yunet, interval: 5, smoothing: true),
     ]
 
+    func validate() throws(CommandError) {
+        try data.validateArgument()
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try run()
+        return .success
+    }
+
     func run() throws {
-        let testVideos = EvaluateCommand.repository.appendingPathComponent("TestVideos")
+        let testVideos = DevelopmentData.repository.appendingPathComponent("TestVideos")
         let clips: [(name: String, path: String, frames: Int)] = [
             ("TestVideos/leave-reenter.mp4 (astronaut: 1 px a frame)", testVideos.appendingPathComponent("leave-reenter.mp4").path, 150),
-            ("FOCUS soniya_test_3 (webcam, seated)", data.appendingPathComponent("eyes/focus-blink/soniya_test_3.avi").path, 600),
-            ("FOCUS mahie_test_1 (webcam, seated, glasses)", data.appendingPathComponent("eyes/focus-blink/mahie_test_1.avi").path, 600),
+            ("FOCUS soniya_test_3 (webcam, seated)", data.url("eyes/focus-blink/soniya_test_3.avi").path, 600),
+            ("FOCUS mahie_test_1 (webcam, seated, glasses)", data.url("eyes/focus-blink/mahie_test_1.avi").path, 600),
         ]
         var rows: [[String]] = []
         for clip in clips where FileManager.default.fileExists(atPath: clip.path) {
@@ -59,9 +81,9 @@ struct JitterEvaluation {
     func track(_ path: String, _ setup: Setup, frames: Int) throws -> [Int: [Face]] {
         var options = FaceDetectorOptions()
         options.isTrackingEnabled = true
-        let detector = try FaceDetector(options: options, models: EvaluateCommand.models, detector: setup.detector)
+        let detector = try FaceDetector(options: options, models: DevelopmentData.models, detector: setup.detector)
         let tracker = try FaceTracker(
-            detector: detector, models: EvaluateCommand.models, reidentification: .off, detectionInterval: setup.interval,
+            detector: detector, models: DevelopmentData.models, reidentification: .off, detectionInterval: setup.interval,
             smoothing: setup.smoothing)
         let video = try VideoReader(contentsOfFile: path)
         var result: [Int: [Face]] = [:]

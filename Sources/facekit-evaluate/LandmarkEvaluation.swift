@@ -1,4 +1,5 @@
 @_spi(Evaluation) import FaceKit
+import FaceKitArguments
 import FaceKitDatasets
 import Foundation
 
@@ -11,9 +12,23 @@ import Foundation
 /// distance (points 36 and 45); a face fails when its mean error exceeds 0.1. Each annotated face
 /// is matched to the detection whose box contains the centre of its annotated points (nearest box
 /// centre if several), otherwise it counts as a detector miss.
-struct LandmarkEvaluation {
-    let data: URL
-    let detectors: [FaceDetector.DetectorKind]
+struct LandmarkEvaluation: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "landmarks",
+            abstract: "ML Kit landmark error on the Helen photos against 68 points placed by people.")
+    }
+
+    static var arguments: [ArgumentDefinition<Self>] {
+        [
+            DevelopmentData.argument(\.data),
+            DetectorChoice.argument(\.detector),
+        ]
+    }
+
+    var data = DevelopmentData()
+    var detector = DetectorChoice.all
+    var detectors: [FaceDetector.DetectorKind] { detector.kinds }
 
     /// One detector and mode: what a row is about.
     struct Configuration: Hashable {
@@ -42,8 +57,17 @@ struct LandmarkEvaluation {
         var seconds = 0.0
     }
 
+    func validate() throws(CommandError) {
+        try data.validateArgument()
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try run()
+        return .success
+    }
+
     func run() throws {
-        let folder = data.appendingPathComponent("landmarks/helen")
+        let folder = data.url("landmarks/helen")
         let photos = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix(".jpg") }.sorted()
         var scores: [Configuration: [Score]] = [:]
@@ -52,7 +76,7 @@ struct LandmarkEvaluation {
             var options = FaceDetectorOptions()
             options.performanceMode = configuration.mode
             options.landmarkMode = .all
-            let detector = try FaceDetector(options: options, models: EvaluateCommand.models, detector: configuration.kind)
+            let detector = try FaceDetector(options: options, models: DevelopmentData.models, detector: configuration.kind)
             // Index 0 holds the odd-numbered files (1st, 3rd, ...), index 1 the even-numbered ones.
             var split = [Score(), Score()]
             for (index, name) in photos.enumerated() {

@@ -1,12 +1,25 @@
 import FaceKit
+import FaceKitArguments
 import FaceKitDatasets
 import Foundation
 
 /// Tracking against per-frame ground truth, with and without re-identification: the clips of
 /// TestVideos/ (in the repository) and OTB's Girl frames (development data). Every frame is
 /// analysed, in fast mode.
-struct TrackingEvaluation {
-    let data: URL
+struct TrackingEvaluation: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "tracking",
+            abstract: "Tracking IDs against per-frame ground truth: MOTA, IDF1, identity switches.")
+    }
+
+    static var arguments: [ArgumentDefinition<Self>] {
+        [
+            DevelopmentData.argument(\.data),
+        ]
+    }
+
+    var data = DevelopmentData()
 
     struct Sequence {
         var name: String
@@ -18,6 +31,15 @@ struct TrackingEvaluation {
         var frames: () throws -> AnyIterator<(image: FaceImage, timestampMs: Double)>
     }
 
+    func validate() throws(CommandError) {
+        try data.validateArgument()
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try run()
+        return .success
+    }
+
     func run() throws {
         var rows: [[String]] = []
         for sequence in try sequences() {
@@ -26,7 +48,7 @@ struct TrackingEvaluation {
                 options.isTrackingEnabled = true
                 options.minFaceSize = sequence.minFaceSize
                 let tracker = try FaceTracker(
-                    options: options, models: EvaluateCommand.models, reidentification: reidentification)
+                    options: options, models: DevelopmentData.models, reidentification: reidentification)
                 var tracked: [Int: [Face]] = [:]
                 let (_, seconds) = try timed {
                     var index = 0
@@ -51,7 +73,7 @@ struct TrackingEvaluation {
     }
 
     func sequences() throws -> [Sequence] {
-        let clips = EvaluateCommand.repository.appendingPathComponent("TestVideos")
+        let clips = DevelopmentData.repository.appendingPathComponent("TestVideos")
         var result = try ["crossing", "leave-reenter"].map { name in
             let truth = try GroundTruth(csvFile: clips.appendingPathComponent(name + ".csv").path)
             let path = clips.appendingPathComponent(name + ".mp4").path
@@ -66,7 +88,7 @@ struct TrackingEvaluation {
                     }
                 })
         }
-        let girl = data.appendingPathComponent("video/otb-girl")
+        let girl = data.url("video/otb-girl")
         let truth = try GroundTruth(otbFile: girl.appendingPathComponent("groundtruth_rect.txt").path, identity: "girl")
         result.append(Sequence(
             name: "OTB Girl (frames 1-250)", truth: truth, frameCount: truth.boxes.count, minFaceSize: 0.25,

@@ -1,4 +1,6 @@
 @_spi(Evaluation) import FaceKit
+import FaceKitArguments
+import FaceKitDatasets
 import Foundation
 
 /// Tracking speed on video, one worker, fast mode, every frame analysed: frames per second of
@@ -8,13 +10,29 @@ import Foundation
 /// FaceKit's `VideoReader`). Models are loaded before timing; each figure is the median of `runs`
 /// passes. Clips: the Hamilton clip (real, 640x360, from the development data), a FOCUS webcam
 /// clip (640x480), TestVideos/crossing.mp4 (640x360) and the same scaled to 1280x720.
-struct VideoBenchmark {
-    let data: URL
-    let runs: Int
+struct VideoBenchmark: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "video-benchmark",
+            abstract: "Tracking frames per second next to decoding alone (use a release build).")
+    }
+
+    static var arguments: [ArgumentDefinition<Self>] {
+        [
+            DevelopmentData.argument(\.data),
+            .option("runs", \.runs, valueName: "n", help: "Timed runs per measurement, after one warm-up run."),
+            DetectorChoice.argument(\.detector),
+            .option("clip", \.clip, valueName: "name", help: "Measure only the clips whose file name contains this."),
+        ]
+    }
+
+    var data = DevelopmentData()
+    var runs = 5
     /// The detectors measured (dlib's HOG row is the slow "before" one).
-    let detectors: [FaceDetector.DetectorKind]
+    var detector = DetectorChoice.all
+    var detectors: [FaceDetector.DetectorKind] { detector.kinds }
     /// Only the clips whose file name contains this (all when `nil`).
-    let clip: String?
+    var clip: String?
 
     /// One way of tracking: the detector, how often it runs, and re-identification.
     struct Setup {
@@ -31,13 +49,23 @@ struct VideoBenchmark {
         Setup(name: "dlib HOG every frame, before (re-ID off)", detector: .dlib, interval: 1, reidentification: .off),
     ]
 
+    func validate() throws(CommandError) {
+        try validateRuns(runs)
+        try data.validateArgument()
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try run()
+        return .success
+    }
+
     func run() throws {
-        let crossing = EvaluateCommand.repository.appendingPathComponent("TestVideos/crossing.mp4").path
+        let crossing = DevelopmentData.repository.appendingPathComponent("TestVideos/crossing.mp4").path
         let large = NSTemporaryDirectory() + "facekit-crossing-1280x720.mp4"
         try ffmpeg(["-y", "-i", crossing, "-vf", "scale=1280:720", "-c:v", "libx264", "-crf", "23", large])
         let clips = [
-            data.appendingPathComponent("video/short_hamilton_clip.mp4").path,
-            data.appendingPathComponent("eyes/focus-blink/soniya_test_3.avi").path, crossing, large,
+            data.url("video/short_hamilton_clip.mp4").path,
+            data.url("eyes/focus-blink/soniya_test_3.avi").path, crossing, large,
         ].filter { FileManager.default.fileExists(atPath: $0) }
             .filter { path in clip.map { URL(fileURLWithPath: path).lastPathComponent.contains($0) } ?? true }
         var rows: [[String]] = []
@@ -78,9 +106,9 @@ struct VideoBenchmark {
     func track(_ clip: String, _ setup: Setup) throws -> Double {
         var options = FaceDetectorOptions()
         options.isTrackingEnabled = true
-        let detector = try FaceDetector(options: options, models: EvaluateCommand.models, detector: setup.detector)
+        let detector = try FaceDetector(options: options, models: DevelopmentData.models, detector: setup.detector)
         let tracker = try FaceTracker(
-            detector: detector, models: EvaluateCommand.models, reidentification: setup.reidentification,
+            detector: detector, models: DevelopmentData.models, reidentification: setup.reidentification,
             detectionInterval: setup.interval)
         return try median((0..<runs).map { _ in
             tracker.reset()

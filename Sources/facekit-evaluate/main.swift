@@ -1,3 +1,3 @@
 import Foundation
 
-exit(EvaluateCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))
+exit(EvaluateCommand.main(arguments: EvaluateCommand.processArguments()))

@@ -1,60 +1,50 @@
 import FaceKit
+import FaceKitArguments
+import FaceKitDatasets
 import Foundation
 
-/// Command-line options of facekit-train.
+/// The options facekit-train's commands share: where the data is, and for `classifiers` whether
+/// to write the weights and where to remember detected landmarks.
 struct TrainingOptions {
-    struct UsageError: Error { var message: String }
-
-    enum Command: String {
-        case classifiers
-        case landmarkSeed = "landmark-seed"
-        case detectionThreshold = "detection-threshold"
-    }
-
-    static let usage = "facekit-train <classifiers|landmark-seed|detection-threshold> [--data <dir>] [--dry-run] [--cache <file>]"
-
-    /// The repository root, found from this file so the tool runs from any folder.
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    var command: Command
-    /// The development data (default: $FACEKIT_TEST_DATA, else ../shared/data beside the repo).
-    var data: URL
+    /// The development data (`--data`; default: $FACEKIT_TEST_DATA, else ../shared/data).
+    var developmentData = DevelopmentData()
     /// classifiers: print the evaluation without rewriting the weights file.
     var dryRun = false
     /// classifiers: remember detected landmarks in this file between runs (see ShapeCache).
-    var cache: URL?
+    var cachePath: String?
 
-    init(arguments: [String]) throws(UsageError) {
-        if let path = ProcessInfo.processInfo.environment["FACEKIT_TEST_DATA"], !path.isEmpty {
-            data = URL(fileURLWithPath: path)
-        } else {
-            data = Self.repository.deletingLastPathComponent().appendingPathComponent("shared/data")
+    /// The development data folder.
+    var data: URL { developmentData.folder }
+    var cache: URL? { cachePath.map { URL(fileURLWithPath: $0) } }
+
+    /// The options' definitions, bound to the group stored at `group`; `--dry-run` and
+    /// `--cache` only for a command that writes the classifiers.
+    static func arguments<Command>(_ group: WritableKeyPath<Command, TrainingOptions>, classifiers: Bool)
+        -> [ArgumentDefinition<Command>]
+    {
+        var definitions = [DevelopmentData.argument(group.appending(path: \.developmentData))]
+        if classifiers {
+            definitions += [
+                .flag(
+                    "dry-run", group.appending(path: \.dryRun),
+                    help: "Print the evaluation without rewriting ClassifierWeights.swift."),
+                .option(
+                    "cache", group.appending(path: \.cachePath), valueName: "file",
+                    help: "Remember detected landmarks in this file between runs, while experimenting."),
+            ]
         }
-        var rest = arguments[...]
-        guard let first = rest.popFirst(), let command = Command(rawValue: first) else {
-            throw UsageError(message: "the first argument must be classifiers, landmark-seed or detection-threshold")
-        }
-        self.command = command
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--data":
-                guard let value = rest.popFirst() else { throw UsageError(message: "missing value for '--data'") }
-                data = URL(fileURLWithPath: value)
-            case "--dry-run": dryRun = true
-            case "--cache":
-                guard let value = rest.popFirst() else { throw UsageError(message: "missing value for '--cache'") }
-                cache = URL(fileURLWithPath: value)
-            default: throw UsageError(message: "unknown argument '\(argument)'")
-            }
-        }
-        guard FileManager.default.fileExists(atPath: data.appendingPathComponent("README.md").path) else {
-            throw UsageError(message: "no development data at \(data.path) (use --data or FACEKIT_TEST_DATA)")
-        }
+        return definitions
     }
 
+    func validate() throws(CommandError) {
+        try developmentData.validateArgument()
+    }
+
+    /// The source checkout, found from DevelopmentData so the tool runs from any folder.
+    static var repository: URL { DevelopmentData.repository }
+
     /// The models scripts/setup installs in the repository, so the tool runs from any folder.
-    static var models: ModelLocator { ModelLocator(directory: repository.appendingPathComponent(".models").path) }
+    static var models: ModelLocator { DevelopmentData.models }
 
     var weightsFile: URL {
         Self.repository.appendingPathComponent("Sources/FaceKit/Classification/ClassifierWeights.swift")

@@ -1,3 +1,4 @@
+import FaceKitArguments
 import FaceKitCLI
 import Foundation
 

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FaceKit
+@testable import FaceKitArguments
 @testable import FaceKitCLI
 
 /// `facekit annotate` run in process.

@@ -2,6 +2,7 @@ import FaceKit
 import Foundation
 import Testing
 
+@testable import FaceKitArguments
 @testable import FaceKitCLI
 
 @Suite("Argument parsing")
@@ -218,7 +219,7 @@ struct HelpTests {
             [.flag("secret", \.secret, help: "Not for help.").hidden()]
         }
         var secret = false
-        func run(_ context: CommandContext) throws -> FaceKitCLI.ExitStatus { .success }
+        func run(_ context: CommandContext) throws -> FaceKitArguments.ExitStatus { .success }
     }
 
     @Test("a hidden option is parsed but left out of help and of the usage line")
@@ -242,7 +243,7 @@ struct HelpTests {
         var fast = false
         var target: String?
         var inputs: [String] = []
-        func run(_ context: CommandContext) throws -> FaceKitCLI.ExitStatus { .success }
+        func run(_ context: CommandContext) throws -> FaceKitArguments.ExitStatus { .success }
     }
 
     @Test("a required option is named in the usage line after [<options>], and a command line without it is refused")

@@ -2,6 +2,7 @@ import FaceKit
 import Foundation
 import Testing
 
+@testable import FaceKitArguments
 @testable import FaceKitCLI
 
 /// A face with every field set to a value that exercises rounding.

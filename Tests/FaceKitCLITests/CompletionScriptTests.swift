@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import FaceKitArguments
 @testable import FaceKitCLI
 
 /// `facekit --generate-completion-script`: the bash script is run in bash; the zsh and fish

@@ -2,6 +2,7 @@ import FaceKit
 import Foundation
 import Testing
 
+@testable import FaceKitArguments
 @testable import FaceKitCLI
 
 @Suite("JSONLinesFaceWriter")

@@ -2,6 +2,7 @@ import FaceKitTestSupport
 import Foundation
 import Testing
 
+@testable import FaceKitArguments
 @testable import FaceKitCLI
 
 /// A small photo collection in a temporary folder, for the `--resume` and `--shard` tests: five

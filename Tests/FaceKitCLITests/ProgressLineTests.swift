@@ -1,5 +1,6 @@
 import Testing
 
+@testable import FaceKitArguments
 @testable import FaceKitCLI
 
 @Suite("ProgressLine")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FaceKitTestSupport
 
+@testable import FaceKitArguments
 @testable import FaceKitCLI
 
 /// Paths, temporary folders and in-process runs shared by the CLI tests.

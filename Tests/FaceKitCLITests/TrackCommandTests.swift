@@ -3,6 +3,7 @@ import Testing
 import FaceKit
 import FaceKitTestSupport
 
+@testable import FaceKitArguments
 @testable import FaceKitCLI
 
 /// `facekit track` run in process.

@@ -1,37 +1,34 @@
+import FaceKitDatasets
 import Foundation
 import Testing
 
 /// Where the tests find their inputs: redistributable fixtures in the repo, the development data
-/// in ../shared/data (or $FACEKIT_TEST_DATA), and the model files that scripts/setup installs.
+/// (``DevelopmentData``: ../shared/data or $FACEKIT_TEST_DATA), and the model files that
+/// scripts/setup installs.
 public enum TestData {
     /// The repository's root folder.
-    public static let repository: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let repository: URL = DevelopmentData.repository
 
     /// A file in Tests/Fixtures.
     public static func fixture(_ name: String) -> String {
         repository.appendingPathComponent("Tests/Fixtures/\(name)").path
     }
 
+    /// The development data, found as the tools find it.
+    public static let developmentData = DevelopmentData()
+
     /// The development data folder (research-only photos, videos and labels).
-    public static let shared: URL = {
-        if let path = ProcessInfo.processInfo.environment["FACEKIT_TEST_DATA"], !path.isEmpty {
-            return URL(fileURLWithPath: path)
-        }
-        return repository.deletingLastPathComponent().appendingPathComponent("shared/data")
-    }()
+    public static var shared: URL { developmentData.folder }
 
     /// A file in the development data folder.
     public static func shared(_ relativePath: String) -> String {
-        shared.appendingPathComponent(relativePath).path
+        developmentData.path(relativePath)
     }
 
-    public static var hasSharedData: Bool {
-        FileManager.default.fileExists(atPath: shared.appendingPathComponent("README.md").path)
-    }
+    public static var hasSharedData: Bool { developmentData.isPresent }
 
     /// The folder scripts/setup fills with dlib models.
-    public static let models: String = repository.appendingPathComponent(".models").path
+    public static let models: String = DevelopmentData.modelFolder
 
     public static var hasModels: Bool {
         [
@@ -46,7 +43,9 @@ public enum TestData {
 extension Trait where Self == ConditionTrait {
     /// Enables a test only when ../shared/data is present.
     public static var needsSharedData: Self {
-        .enabled(if: TestData.hasSharedData, "skipped: development data not found at \(TestData.shared.path) (set FACEKIT_TEST_DATA)")
+        .enabled(
+            if: TestData.hasSharedData,
+            "skipped: \(TestData.developmentData.absenceReason ?? ""); set \(DevelopmentData.environmentVariable)")
     }
 
     /// Enables a test only when the dlib models are installed.

@@ -1,5 +1,6 @@
 import Foundation
 import FaceKit
+import FaceKitArguments
 
 /// `facekit analyze`: finds faces in still images and writes one CSV row or JSON object per face.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import FaceKitArguments
 
 /// The lines `facekit analyze --output FILE` keeps in `FILE.journal` (see ``ResumableFileOutput``),
 /// from which `--resume` knows where an interrupted run stopped and whether it was the same run.

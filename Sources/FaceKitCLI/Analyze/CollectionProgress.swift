@@ -1,4 +1,5 @@
 import Foundation
+import FaceKitArguments
 
 /// Progress of `facekit analyze` over a collection, on a terminal's standard error:
 /// `120 of 2000 files, 340 faces, 8.1 files/s, about 230 s left`, redrawn at most twice a second

@@ -1,3 +1,5 @@
+import FaceKitArguments
+
 /// What `facekit analyze --output FILE` does with what an earlier run left next to `FILE`.
 ///
 /// Without `--resume` every run is ``fresh``: a partial file and journal from an earlier run are

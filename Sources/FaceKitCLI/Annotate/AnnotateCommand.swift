@@ -1,5 +1,6 @@
 import FaceKit
 import Foundation
+import FaceKitArguments
 
 /// `facekit annotate`: writes copies of images and videos with what FaceKit found drawn on them.
 ///

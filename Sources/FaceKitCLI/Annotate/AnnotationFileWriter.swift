@@ -1,5 +1,6 @@
 import FaceKit
 import Foundation
+import FaceKitArguments
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import FaceKitArguments
 
 /// One kind of mark `facekit annotate` draws on a face.
 public enum AnnotationLayer: String, CaseIterable, Sendable, Comparable {

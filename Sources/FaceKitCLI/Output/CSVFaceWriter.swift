@@ -1,5 +1,6 @@
 import FaceKit
 import Foundation
+import FaceKitArguments
 
 /// The CSV table of docs/mlkit-semantics.md: one row per face, LF line ends, RFC 4180 quoting.
 ///

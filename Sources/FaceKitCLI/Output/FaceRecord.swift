@@ -1,4 +1,5 @@
 import FaceKit
+import FaceKitArguments
 
 /// One face of one image or video frame: what a row of the output holds.
 public struct FaceRecord {

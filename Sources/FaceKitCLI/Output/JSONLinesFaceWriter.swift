@@ -1,5 +1,6 @@
 import FaceKit
 import Foundation
+import FaceKitArguments
 
 /// JSON Lines: one object per face, keys always in the same order, numbers rounded as in the CSV.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import FaceKitArguments
 
 /// One line of standard error that keeps being redrawn on a terminal, the mechanism behind the
 /// progress of `analyze` and `track`: it redraws at most twice a second, first after half a

@@ -1,4 +1,5 @@
 import FaceKit
+import FaceKitArguments
 
 /// The detector flags `analyze` and `track` share, in the manner of swift-argument-parser's
 /// `@OptionGroup`: one definition, one validation, one mapping to ``FaceDetectorOptions``.

@@ -1,3 +1,5 @@
+import FaceKitArguments
+
 /// The flags that choose which frames of a video are analysed, for `track` and `annotate`:
 /// `--every`, `--start` and `--end`, as ``FrameSampler`` applies them.
 ///

@@ -1,4 +1,5 @@
 import FaceKit
+import FaceKitArguments
 
 /// The flags of the commands that follow faces through video (`track`, `annotate`): how often
 /// the detector runs and whether boxes and points are smoothed over time.

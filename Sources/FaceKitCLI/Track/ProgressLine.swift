@@ -1,4 +1,5 @@
 import Foundation
+import FaceKitArguments
 
 /// The progress line `facekit track` and `facekit annotate` keep redrawing on a terminal's
 /// standard error: `clip.mp4: frame 120 of ~300, analysing 24.5 frames/s, about 7 s left`.

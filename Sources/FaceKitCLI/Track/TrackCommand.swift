@@ -1,4 +1,5 @@
 import FaceKit
+import FaceKitArguments
 
 #if canImport(Glibc)
     import Glibc

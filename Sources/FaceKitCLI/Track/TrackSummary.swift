@@ -1,4 +1,5 @@
 import FaceKit
+import FaceKitArguments
 
 /// The per-track table of `facekit track --summary`: one row per tracking ID, where it was
 /// first and last seen and in how many analysed frames.

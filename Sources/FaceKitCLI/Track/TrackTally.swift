@@ -1,3 +1,5 @@
+import FaceKitArguments
+
 /// What one `facekit track` run went through, for the line that closes it on a terminal, as
 /// `analyze` closes with its summary: `clip.mp4: 275 frames analysed, 412 faces, 6 tracks, 2.1 s`,
 /// or, with several videos, `3 videos, 825 frames analysed, 1230 faces, 14 tracks, 1 failed, 6.3 s`.

@@ -1,4 +1,5 @@
-/// Locale-independent decimal text for the CSV and JSON Lines outputs.
+/// Locale-independent decimal text: for the defaults help shows and the values messages quote,
+/// and for facekit's CSV and JSON Lines outputs (whose column precisions FaceKitCLI adds).
 ///
 /// Rounds half away from zero to at most `fractionDigits` decimals, drops trailing zeros, uses a
 /// dot, and never writes `-0`:
@@ -8,15 +9,6 @@
 /// NumberFormat.decimal(-0.001, fractionDigits: 2)   // "0"
 /// ```
 public enum NumberFormat {
-    /// Decimals for pixel coordinates and sizes.
-    public static let coordinateDigits = 2
-    /// Decimals for angles in degrees.
-    public static let angleDigits = 2
-    /// Decimals for probabilities.
-    public static let probabilityDigits = 4
-    /// Decimals for timestamps in milliseconds.
-    public static let timestampDigits = 3
-
     /// The text of `value`; `nil` for NaN and infinities, which neither format can hold.
     public static func decimal(_ value: Double, fractionDigits: Int) -> String? {
         guard value.isFinite else { return nil }
@@ -49,9 +41,4 @@ public enum NumberFormat {
         // Larger than Int64: no pixel or angle is; keep the output valid anyway.
         return value < 0 ? "-9223372036854775808" : "9223372036854775807"
     }
-
-    static func coordinate(_ value: Double) -> String? { decimal(value, fractionDigits: coordinateDigits) }
-    static func angle(_ value: Double) -> String? { decimal(value, fractionDigits: angleDigits) }
-    static func probability(_ value: Double) -> String? { decimal(value, fractionDigits: probabilityDigits) }
-    static func timestamp(_ value: Double) -> String? { decimal(value, fractionDigits: timestampDigits) }
 }

@@ -6,7 +6,7 @@ import FaceKit
     import Darwin
 #endif
 
-extension FaceKitCommand {
+extension ParsableCommand {
     /// This process's arguments without the program name, read from the raw `argv` bytes so that
     /// a path that is not UTF-8 (a Latin-1 `café.jpg`) still names its file.
     ///

@@ -1,5 +1,11 @@
 import FaceKit
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The text of what FaceKit prints about files (messages on standard error, usage errors, the
 /// files `annotate` lists, progress lines), with every control character and every byte that is
 /// not UTF-8 written as `\xHH`, reversibly (``FilePathEncoding/text(_:escapingControlCharacters:)``).
@@ -11,13 +17,11 @@ import FaceKit
 /// ```swift
 /// MessageText.escaped("a\nfacekit: b.jpg: cannot read file")   // "a\x0Afacekit: b.jpg: cannot read file"
 /// ```
-enum MessageText {
-    static func escaped(_ text: String) -> String { FilePathEncoding.text(text, escapingControlCharacters: true) }
+public enum MessageText {
+    public static func escaped(_ text: String) -> String { FilePathEncoding.text(text, escapingControlCharacters: true) }
 }
 
-extension TextOutput {
-    /// Writes the runtime failure `message` as one line, `facekit: <message>`.
-    func writeDiagnostic(_ message: String) {
-        write("facekit: " + MessageText.escaped(message) + "\n")
-    }
+/// The text of `strerror(code)`, e.g. "No such file or directory".
+public func systemErrorMessage(_ code: Int32) -> String {
+    String(cString: strerror(code))
 }

@@ -1,4 +1,5 @@
-/// A command of the `facekit` tool, shaped like swift-argument-parser's `ParsableCommand`.
+/// A command of a FaceKit tool (facekit, facekit-evaluate, facekit-train), shaped like
+/// swift-argument-parser's `ParsableCommand`.
 ///
 /// A command is a value type whose stored properties hold its options, declared once in
 /// ``arguments`` with one sentence of help each; defaults are the properties' initial values.

@@ -70,14 +70,9 @@ public final class FileDescriptorOutput: TextOutput {
     deinit { flush() }
 }
 
-/// The text of `strerror(code)`, e.g. "No such file or directory".
-func systemErrorMessage(_ code: Int32) -> String {
-    String(cString: strerror(code))
-}
-
 extension TextOutput {
     /// Whether a person is watching: progress is drawn only on a terminal.
-    var isTerminal: Bool {
+    public var isTerminal: Bool {
         guard let descriptorOutput = self as? FileDescriptorOutput else { return false }
         return isatty(descriptorOutput.descriptor) == 1
     }

@@ -1,0 +1,77 @@
+import FaceKitArguments
+
+/// `facekit-train`: fits FaceKit's small learned parts from the development data. One
+/// subcommand per part, parsed like `facekit`'s (FaceKitArguments): help, "Did you mean", usage
+/// errors with exit status 64, runtime failures 1. Run it from a release build.
+///
+/// ```
+/// swift run -c release facekit-train classifiers --dry-run
+/// ```
+struct TrainCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "facekit-train",
+            abstract: "Fit FaceKit's classifiers and constants on the development data.",
+            subcommands: [Training.self, LandmarkSeedFit.self, DetectionThreshold.self])
+    }
+
+    /// Not reached: a command with subcommands prints its help when none is given.
+    func run(_ context: CommandContext) throws -> ExitStatus { .success }
+}
+
+extension Training: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "classifiers",
+            abstract: "Refit the smile and eye-open models, rewrite ClassifierWeights.swift and print the held-out evaluation.")
+    }
+
+    static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options, classifiers: true) }
+
+    init() { self.init(options: TrainingOptions()) }
+
+    func validate() throws(CommandError) { try options.validate() }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try run()
+        return .success
+    }
+}
+
+extension LandmarkSeedFit: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "landmark-seed",
+            abstract: "Fit LandmarkSeed (YuNet's faces to the 68-point model's box) and print the constants.")
+    }
+
+    static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options, classifiers: false) }
+
+    init() { self.init(options: TrainingOptions()) }
+
+    func validate() throws(CommandError) { try options.validate() }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try run()
+        return .success
+    }
+}
+
+extension DetectionThreshold: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "detection-threshold",
+            abstract: "Print YuNet's precision and recall by score, which set the default minDetectionScore.")
+    }
+
+    static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options, classifiers: false) }
+
+    init() { self.init(options: TrainingOptions()) }
+
+    func validate() throws(CommandError) { try options.validate() }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try run()
+        return .success
+    }
+}
