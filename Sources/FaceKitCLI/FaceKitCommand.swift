@@ -8,7 +8,7 @@ import FaceKitArguments
 /// FaceKitCommand.main(arguments: ["--version"], stdout: out, stderr: err)   // 0; out.text == "0.1.0\n"
 /// ```
 public struct FaceKitCommand: ParsableCommand {
-    public static let version = "0.1.0"
+    static let version = "0.1.0"
 
     public static var configuration: CommandConfiguration {
         CommandConfiguration(

@@ -15,8 +15,8 @@ import FaceKitArguments
 /// ```sh
 /// facekit analyze --jobs 4 --shard 2/8 --resume --output faces-2.csv photos/
 /// ```
-public struct AnalyzeCommand: ParsableCommand {
-    public static var configuration: CommandConfiguration {
+struct AnalyzeCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "analyze",
             abstract: "Find faces in still images and write one row per face.",
@@ -28,7 +28,7 @@ public struct AnalyzeCommand: ParsableCommand {
                 """)
     }
 
-    public static var arguments: [ArgumentDefinition<AnalyzeCommand>] {
+    static var arguments: [ArgumentDefinition<AnalyzeCommand>] {
         DetectionFlags.arguments(
             \.detection,
             contoursHelp: "Compute the 15 contours of the largest face; needs --format jsonl (CSV has no room).")
@@ -53,17 +53,17 @@ public struct AnalyzeCommand: ParsableCommand {
             ]
     }
 
-    public var detection = DetectionFlags()
-    public var format: OutputFormat = .csv
-    public var output: String?
-    public var resume = false
-    public var shard: String?
-    public var maxPixels = FaceImage.defaultMaxPixels
-    public var jobs = ProcessInfo.processInfo.activeProcessorCount
-    public var quiet = false
-    public var paths: [String] = []
+    var detection = DetectionFlags()
+    var format: OutputFormat = .csv
+    var output: String?
+    var resume = false
+    var shard: String?
+    var maxPixels = FaceImage.defaultMaxPixels
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var quiet = false
+    var paths: [String] = []
 
-    public init() {}
+    init() {}
 
     /// The largest `--jobs`: 4 workers per core this process may use.
     ///
@@ -72,9 +72,9 @@ public struct AnalyzeCommand: ParsableCommand {
     /// than the cores can still help when reading the photos waits (a network file system, a slow
     /// disk), and 4 per core leaves room for that while keeping memory bounded by the machine's
     /// size: `--jobs 100000` would have gone for about 15 GB of detectors before any analysis.
-    public static var maximumJobs: Int { 4 * ProcessInfo.processInfo.activeProcessorCount }
+    static var maximumJobs: Int { 4 * ProcessInfo.processInfo.activeProcessorCount }
 
-    public func validate() throws(CommandError) {
+    func validate() throws(CommandError) {
         guard jobs >= 1 else {
             throw CommandError("The value '\(jobs)' is invalid for '--jobs <n>': it must be at least 1")
         }
@@ -116,7 +116,7 @@ public struct AnalyzeCommand: ParsableCommand {
             minFaceSize: detection.minFaceSize, minDetectionScore: detection.minDetectionScore, maxPixels: maxPixels, shard: collectionShard?.description, paths: paths)
     }
 
-    public func run(_ context: CommandContext) throws -> ExitStatus {
+    func run(_ context: CommandContext) throws -> ExitStatus {
         try run(context, hooks: AnalyzeHooks())
     }
 

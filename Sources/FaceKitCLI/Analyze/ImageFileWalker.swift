@@ -34,54 +34,54 @@ import FaceKitArguments
 /// ```swift
 /// Array(ImageFileWalker(paths: ["photos/"]).map(\.path))   // ["photos/a.jpg", "photos/trip/b.PNG"]
 /// ```
-public struct ImageFileWalker: Sequence, Sendable {
+struct ImageFileWalker: Sequence, Sendable {
     /// Extensions OpenCV decodes that the walker takes from folders.
-    public static let imageExtensions: Set<String> = [
+    static let imageExtensions: Set<String> = [
         "jpg", "jpeg", "jpe", "png", "bmp", "dib", "tif", "tiff", "webp", "heic", "heif", "hif", "avif",
     ]
 
-    public enum Entry: Equatable, Sendable {
+    enum Entry: Equatable, Sendable {
         /// A file to analyse, named as it should appear in the `source` column.
         case file(String)
         /// A folder that could not be listed; `reason` is the system's message.
         case unreadableFolder(path: String, reason: String)
 
-        public var path: String {
+        var path: String {
             switch self {
             case .file(let path), .unreadableFolder(let path, _): path
             }
         }
 
         /// The line reported on standard error for an unreadable folder.
-        public var failureDescription: String? {
+        var failureDescription: String? {
             guard case .unreadableFolder(let path, let reason) = self else { return nil }
             return "\(path): cannot read folder: \(reason)"
         }
     }
 
     /// The command line's paths, walked in this order.
-    public let paths: [String]
+    let paths: [String]
 
-    public init(paths: [String]) {
+    init(paths: [String]) {
         self.paths = paths
     }
 
     /// Whether a file name ends in an image extension, e.g. `IMG_1.JPG`; `.png` alone does not.
-    public static func isImageFileName(_ path: String) -> Bool {
+    static func isImageFileName(_ path: String) -> Bool {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
         return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
     /// The files one path stands for, all at once; see the type's description.
-    public static func expand(_ path: String) -> [Entry] {
+    static func expand(_ path: String) -> [Entry] {
         Array(ImageFileWalker(paths: [path]))
     }
 
-    public func makeIterator() -> Iterator { Iterator(paths: paths) }
+    func makeIterator() -> Iterator { Iterator(paths: paths) }
 
     /// Walks depth-first, listing each folder when it is reached.
-    public struct Iterator: IteratorProtocol {
+    struct Iterator: IteratorProtocol {
         private let paths: [String]
         private var nextPath = 0
         /// The folders being walked, the innermost last.
@@ -93,7 +93,7 @@ public struct ImageFileWalker: Sequence, Sendable {
             self.paths = paths
         }
 
-        public mutating func next() -> Entry? {
+        mutating func next() -> Entry? {
             while true {
                 if let top = stack.indices.last {
                     guard stack[top].next < stack[top].children.count else {

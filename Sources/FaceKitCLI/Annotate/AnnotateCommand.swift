@@ -10,8 +10,8 @@ import FaceKitArguments
 /// output lists the files written, and standard error (unless `--quiet`) how many faces were
 /// drawn in each (``AnnotationCount``). An input that fails is reported on standard error, one line,
 /// and the others are still annotated; the exit status is then 1 (64 for a wrong command line).
-public struct AnnotateCommand: ParsableCommand {
-    public static var configuration: CommandConfiguration {
+struct AnnotateCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "annotate",
             abstract: "Write copies of images and videos with the faces found drawn on them.",
@@ -26,7 +26,7 @@ public struct AnnotateCommand: ParsableCommand {
                 """)
     }
 
-    public static var arguments: [ArgumentDefinition<AnnotateCommand>] {
+    static var arguments: [ArgumentDefinition<AnnotateCommand>] {
         DetectionFlags.arguments(
             \.detection, contoursHelp: "Compute and draw the 15 contours of the largest face (images only).")
             + [
@@ -47,20 +47,20 @@ public struct AnnotateCommand: ParsableCommand {
             ]
     }
 
-    public var detection = DetectionFlags()
-    public var draw: AnnotationLayers?
-    public var output: String?
-    public var quality = 92
-    public var maxPixels = FaceImage.defaultMaxPixels
-    public var quiet = false
-    public var video = VideoFlags()
-    public var frames = FrameSelectionFlags()
-    public var inputs: [String] = []
+    var detection = DetectionFlags()
+    var draw: AnnotationLayers?
+    var output: String?
+    var quality = 92
+    var maxPixels = FaceImage.defaultMaxPixels
+    var quiet = false
+    var video = VideoFlags()
+    var frames = FrameSelectionFlags()
+    var inputs: [String] = []
 
-    public init() {}
+    init() {}
 
     /// What is drawn: `--draw`, or boxes, pose and IDs plus what the detection flags compute.
-    public var layers: Set<AnnotationLayer> {
+    var layers: Set<AnnotationLayer> {
         if let draw { return draw.layers }
         var layers: Set<AnnotationLayer> = [.boxes, .pose, .ids]
         if detection.landmarks { layers.insert(.landmarks) }
@@ -70,7 +70,7 @@ public struct AnnotateCommand: ParsableCommand {
     }
 
     /// The detection flags, with what `--draw` needs turned on.
-    public var effectiveDetection: DetectionFlags {
+    var effectiveDetection: DetectionFlags {
         var flags = detection
         let layers = self.layers
         if layers.contains(.landmarks) { flags.landmarks = true }
@@ -80,16 +80,16 @@ public struct AnnotateCommand: ParsableCommand {
     }
 
     /// The options for images: tracking off.
-    public var imageOptions: FaceDetectorOptions { effectiveDetection.detectorOptions }
+    var imageOptions: FaceDetectorOptions { effectiveDetection.detectorOptions }
 
     /// The options for videos: tracking on, as `facekit track`.
-    public var videoOptions: FaceDetectorOptions {
+    var videoOptions: FaceDetectorOptions {
         var options = effectiveDetection.detectorOptions
         options.isTrackingEnabled = true
         return options
     }
 
-    public func validate() throws(CommandError) {
+    func validate() throws(CommandError) {
         // The parser refuses a command line without --output (it is required()).
         guard let output, !output.isEmpty else { throw CommandError("The value '' is invalid for '--output <folder>'") }
         guard (1...100).contains(quality) else {
@@ -117,7 +117,7 @@ public struct AnnotateCommand: ParsableCommand {
         try effectiveDetection.validate(imageOptions)
     }
 
-    public func run(_ context: CommandContext) throws -> ExitStatus {
+    func run(_ context: CommandContext) throws -> ExitStatus {
         let folder = output!
         var targets: [Result<AnnotationTarget, FailedInput>] = []
         for input in inputs { targets += AnnotationTarget.expand(input, outputFolder: folder) }

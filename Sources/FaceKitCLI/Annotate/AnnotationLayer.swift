@@ -2,7 +2,7 @@ import Foundation
 import FaceKitArguments
 
 /// One kind of mark `facekit annotate` draws on a face.
-public enum AnnotationLayer: String, CaseIterable, Sendable, Comparable {
+enum AnnotationLayer: String, CaseIterable, Sendable, Comparable {
     /// The face box.
     case boxes
     /// The 10 landmarks, as dots.
@@ -16,7 +16,7 @@ public enum AnnotationLayer: String, CaseIterable, Sendable, Comparable {
     /// The smiling and eye-open probabilities, as short text.
     case labels
 
-    public static func < (a: Self, b: Self) -> Bool {
+    static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 }
@@ -28,12 +28,12 @@ public enum AnnotationLayer: String, CaseIterable, Sendable, Comparable {
 /// AnnotationLayers(argument: "all")?.layers          // every layer
 /// AnnotationLayers(argument: "boxes,hats")           // nil: a usage error
 /// ```
-public struct AnnotationLayers: ExpressibleByArgument, Sendable, Equatable {
-    public var layers: Set<AnnotationLayer>
+struct AnnotationLayers: ExpressibleByArgument, Sendable, Equatable {
+    var layers: Set<AnnotationLayer>
 
-    public init(_ layers: Set<AnnotationLayer>) { self.layers = layers }
+    init(_ layers: Set<AnnotationLayer>) { self.layers = layers }
 
-    public init?(argument: String) {
+    init?(argument: String) {
         let words = argument.split(separator: ",", omittingEmptySubsequences: false).map {
             $0.trimmingCharacters(in: .whitespaces)
         }
@@ -51,7 +51,7 @@ public struct AnnotationLayers: ExpressibleByArgument, Sendable, Equatable {
         self.layers = layers
     }
 
-    public var defaultValueDescription: String { layers.sorted().map(\.rawValue).joined(separator: ",") }
+    var defaultValueDescription: String { layers.sorted().map(\.rawValue).joined(separator: ",") }
 
-    public func contains(_ layer: AnnotationLayer) -> Bool { layers.contains(layer) }
+    func contains(_ layer: AnnotationLayer) -> Bool { layers.contains(layer) }
 }

@@ -8,22 +8,22 @@ import FaceKitArguments
 #endif
 
 /// A runtime failure while writing the output.
-public struct OutputError: Error, Equatable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+struct OutputError: Error, Equatable, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// Writes to a hidden temporary file next to `path` and renames it over `path` in
 /// ``commit()``, so `path` holds either its old content or the complete new output, never a
 /// half-written file. A value dropped without `commit()` deletes its temporary file.
-public final class AtomicFileOutput: TextOutput {
-    public let path: String
+final class AtomicFileOutput: TextOutput {
+    let path: String
     /// The temporary file, `.<name>.<random>.tmp` in the same folder.
-    public let temporaryPath: String
+    let temporaryPath: String
     private let output: FileDescriptorOutput
     private var finished = false
 
-    public init(path: String) throws(OutputError) {
+    init(path: String) throws(OutputError) {
         self.path = path
         var isFolder = stat()
         if FilePathEncoding.withFileSystemRepresentation(path, { stat($0, &isFolder) }) == 0,
@@ -36,11 +36,11 @@ public final class AtomicFileOutput: TextOutput {
         output = FileDescriptorOutput(descriptor: descriptor, buffered: true)
     }
 
-    public func write(_ text: String) { output.write(text) }
-    public func flush() { output.flush() }
+    func write(_ text: String) { output.write(text) }
+    func flush() { output.flush() }
 
     /// Flushes, syncs and renames the temporary file into place.
-    public func commit() throws(OutputError) {
+    func commit() throws(OutputError) {
         guard !finished else { return }
         finished = true
         output.flush()
@@ -51,7 +51,7 @@ public final class AtomicFileOutput: TextOutput {
     }
 
     /// Deletes the temporary file and leaves `path` as it was.
-    public func discard() {
+    func discard() {
         guard !finished else { return }
         finished = true
         close(output.descriptor)

@@ -11,30 +11,30 @@ import FaceKitArguments
 /// source,frame,timestamp_ms,face,tracking_id,x,y,width,height,detection_score,head_euler_x,...
 /// photos/a.jpg,,,0,,120.5,88,210,210,0.9312,-3.1,12.25,0.5,,,
 /// ```
-public struct CSVFaceWriter: FaceRecordWriter {
-    public static let fixedColumns = [
+struct CSVFaceWriter: FaceRecordWriter {
+    static let fixedColumns = [
         "source", "frame", "timestamp_ms", "face", "tracking_id", "x", "y", "width", "height", "detection_score",
         "head_euler_x", "head_euler_y", "head_euler_z",
         "smiling_probability", "left_eye_open_probability", "right_eye_open_probability",
     ]
 
-    public let columns: FaceRecordColumns
+    let columns: FaceRecordColumns
     let output: any TextOutput
 
-    public init(columns: FaceRecordColumns, output: any TextOutput) {
+    init(columns: FaceRecordColumns, output: any TextOutput) {
         self.columns = columns
         self.output = output
     }
 
     /// The column names; landmark columns `<type>_x,<type>_y` follow only with landmarks.
-    public static func header(columns: FaceRecordColumns) -> [String] {
+    static func header(columns: FaceRecordColumns) -> [String] {
         guard columns.landmarks else { return fixedColumns }
         return fixedColumns
             + FaceLandmark.LandmarkType.allCases.flatMap { ["\($0.snakeCaseName)_x", "\($0.snakeCaseName)_y"] }
     }
 
     /// The cells of one row, unquoted.
-    public static func cells(for record: FaceRecord, columns: FaceRecordColumns) -> [String] {
+    static func cells(for record: FaceRecord, columns: FaceRecordColumns) -> [String] {
         let face = record.face
         func text(_ value: Double?, _ format: (Double) -> String?) -> String { value.flatMap(format) ?? "" }
         var cells = [
@@ -66,7 +66,7 @@ public struct CSVFaceWriter: FaceRecordWriter {
     }
 
     /// `field` quoted per RFC 4180 when it holds a comma, a double quote, CR or LF.
-    public static func quoted(_ field: String) -> String {
+    static func quoted(_ field: String) -> String {
         guard field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }) else {
             return field
         }
@@ -74,12 +74,12 @@ public struct CSVFaceWriter: FaceRecordWriter {
     }
 
     /// One line of CSV, ending in LF.
-    public static func line(_ cells: [String]) -> String {
+    static func line(_ cells: [String]) -> String {
         cells.map(quoted).joined(separator: ",") + "\n"
     }
 
-    public func writeHeader() { output.write(Self.line(Self.header(columns: columns))) }
-    public func write(_ record: FaceRecord) { output.write(Self.line(Self.cells(for: record, columns: columns))) }
+    func writeHeader() { output.write(Self.line(Self.header(columns: columns))) }
+    func write(_ record: FaceRecord) { output.write(Self.line(Self.cells(for: record, columns: columns))) }
 }
 
 extension String {

@@ -2,18 +2,18 @@ import FaceKit
 import FaceKitArguments
 
 /// One face of one image or video frame: what a row of the output holds.
-public struct FaceRecord {
+struct FaceRecord {
     /// The image or video path as given on the command line.
-    public var source: String
+    var source: String
     /// 0-based frame index for video; `nil` for a still image.
-    public var frame: Int?
+    var frame: Int?
     /// Presentation time of the frame in milliseconds; `nil` for a still image.
-    public var timestampMilliseconds: Double?
+    var timestampMilliseconds: Double?
     /// 0-based index of the face within its image or frame.
-    public var index: Int
-    public var face: Face
+    var index: Int
+    var face: Face
 
-    public init(source: String, frame: Int? = nil, timestampMilliseconds: Double? = nil, index: Int, face: Face) {
+    init(source: String, frame: Int? = nil, timestampMilliseconds: Double? = nil, index: Int, face: Face) {
         self.source = source
         self.frame = frame
         self.timestampMilliseconds = timestampMilliseconds
@@ -23,31 +23,31 @@ public struct FaceRecord {
 }
 
 /// What an output table contains besides the fixed columns.
-public struct FaceRecordColumns: Equatable, Sendable {
+struct FaceRecordColumns: Equatable, Sendable {
     /// Adds the 10 landmarks.
-    public var landmarks: Bool
+    var landmarks: Bool
     /// Adds the contours (JSON Lines only; a table has no room for 133 points).
-    public var contours: Bool
+    var contours: Bool
 
-    public init(landmarks: Bool = false, contours: Bool = false) {
+    init(landmarks: Bool = false, contours: Bool = false) {
         self.landmarks = landmarks
         self.contours = contours
     }
 }
 
 /// Writes face records in one output format; ``writeHeader()`` once, then any number of records.
-public protocol FaceRecordWriter {
+protocol FaceRecordWriter {
     func writeHeader()
     func write(_ record: FaceRecord)
 }
 
 /// The output formats of `facekit analyze --format`.
-public enum OutputFormat: String, CaseIterable, Sendable, ExpressibleByArgument {
+enum OutputFormat: String, CaseIterable, Sendable, ExpressibleByArgument {
     case csv
     case jsonl
 
     /// A writer of this format onto `output`.
-    public func writer(columns: FaceRecordColumns, output: any TextOutput) -> any FaceRecordWriter {
+    func writer(columns: FaceRecordColumns, output: any TextOutput) -> any FaceRecordWriter {
         switch self {
         case .csv: CSVFaceWriter(columns: columns, output: output)
         case .jsonl: JSONLinesFaceWriter(columns: columns, output: output)

@@ -13,20 +13,20 @@ import FaceKitArguments
 /// (one line in the output). `absent` names the reason for each absent probability whose reason
 /// is known; `landmarks` (all 10 keys, `null` when absent) appears only with landmarks requested;
 /// `contours` (the contours this face has, `{}` when none) only with contours requested.
-public struct JSONLinesFaceWriter: FaceRecordWriter {
-    public let columns: FaceRecordColumns
+struct JSONLinesFaceWriter: FaceRecordWriter {
+    let columns: FaceRecordColumns
     let output: any TextOutput
 
-    public init(columns: FaceRecordColumns, output: any TextOutput) {
+    init(columns: FaceRecordColumns, output: any TextOutput) {
         self.columns = columns
         self.output = output
     }
 
-    public func writeHeader() {}
-    public func write(_ record: FaceRecord) { output.write(Self.line(for: record, columns: columns)) }
+    func writeHeader() {}
+    func write(_ record: FaceRecord) { output.write(Self.line(for: record, columns: columns)) }
 
     /// The object for one face, ending in LF.
-    public static func line(for record: FaceRecord, columns: FaceRecordColumns) -> String {
+    static func line(for record: FaceRecord, columns: FaceRecordColumns) -> String {
         let face = record.face
         var json = "{\"source\":" + string(FilePathEncoding.text(record.source))
         json += ",\"frame\":" + (record.frame.map(String.init) ?? "null")
@@ -86,7 +86,7 @@ public struct JSONLinesFaceWriter: FaceRecordWriter {
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as is.
-    public static func string(_ text: String) -> String {
+    static func string(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

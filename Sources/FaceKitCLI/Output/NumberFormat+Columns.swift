@@ -3,13 +3,13 @@ import FaceKitArguments
 /// The precision of each kind of number in the CSV and JSON Lines outputs.
 extension NumberFormat {
     /// Decimals for pixel coordinates and sizes.
-    public static let coordinateDigits = 2
+    static let coordinateDigits = 2
     /// Decimals for angles in degrees.
-    public static let angleDigits = 2
+    static let angleDigits = 2
     /// Decimals for probabilities.
-    public static let probabilityDigits = 4
+    static let probabilityDigits = 4
     /// Decimals for timestamps in milliseconds.
-    public static let timestampDigits = 3
+    static let timestampDigits = 3
 
     static func coordinate(_ value: Double) -> String? { decimal(value, fractionDigits: coordinateDigits) }
     static func angle(_ value: Double) -> String? { decimal(value, fractionDigits: angleDigits) }

@@ -30,28 +30,28 @@ import FaceKitArguments
 /// try file.checkpoint(#"{"bytes":\#(file.bytesWritten)}"#)
 /// try file.commit()   // faces.csv written; faces.csv.partial and faces.csv.journal gone
 /// ```
-public final class ResumableFileOutput: TextOutput {
+final class ResumableFileOutput: TextOutput {
     /// `FILE`, the complete output.
-    public let path: String
+    let path: String
     /// `FILE.partial`, the output so far.
-    public let partialPath: String
+    let partialPath: String
     /// `FILE.journal`, one line per checkpoint after a first line describing the run.
-    public let journalPath: String
+    let journalPath: String
     private let journal: Int32
     private let createdJournal: Bool
     private var partial: FileDescriptorOutput?
     private var started = false
     private var closed = false
     /// The size of the partial file once everything written so far is flushed.
-    public private(set) var bytesWritten: UInt64 = 0
+    private(set) var bytesWritten: UInt64 = 0
 
     /// One complete line of the journal, and the journal's length up to the end of that line.
-    public struct JournalLine: Equatable, Sendable {
-        public var text: String
-        public var end: UInt64
+    struct JournalLine: Equatable, Sendable {
+        var text: String
+        var end: UInt64
     }
 
-    public init(path: String) throws(OutputError) {
+    init(path: String) throws(OutputError) {
         self.path = path
         partialPath = path + ".partial"
         journalPath = path + ".journal"
@@ -81,10 +81,10 @@ public final class ResumableFileOutput: TextOutput {
     }
 
     /// Whether `FILE` exists.
-    public var outputExists: Bool { Self.file(path, { access($0, F_OK) }) == 0 }
+    var outputExists: Bool { Self.file(path, { access($0, F_OK) }) == 0 }
 
     /// The size of `FILE.partial`, `nil` when there is none.
-    public var partialSize: UInt64? {
+    var partialSize: UInt64? {
         var info = stat()
         guard Self.file(partialPath, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             return nil
@@ -93,7 +93,7 @@ public final class ResumableFileOutput: TextOutput {
     }
 
     /// The journal's complete lines, in order; a last line without its LF is left out.
-    public func journalLines() throws(OutputError) -> [JournalLine] {
+    func journalLines() throws(OutputError) -> [JournalLine] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -117,7 +117,7 @@ public final class ResumableFileOutput: TextOutput {
 
     /// Starts afresh: the journal gets `journalHeader` as its only line, and `FILE.partial` is
     /// created empty (replacing one left by an earlier run).
-    public func start(journalHeader: String) throws(OutputError) {
+    func start(journalHeader: String) throws(OutputError) {
         try check(ftruncate(journal, 0) == 0, journalPath)
         try appendToJournal(journalHeader)
         try openPartial(flags: O_CREAT | O_TRUNC)
@@ -128,7 +128,7 @@ public final class ResumableFileOutput: TextOutput {
     /// Continues an interrupted run: `FILE.partial` is cut to `bytes` (what its last checkpoint
     /// recorded) and the journal to `journalLength` (the end of its last good line); what is
     /// written next is appended.
-    public func resume(atByte bytes: UInt64, journalLength: UInt64) throws(OutputError) {
+    func resume(atByte bytes: UInt64, journalLength: UInt64) throws(OutputError) {
         try check(ftruncate(journal, off_t(journalLength)) == 0, journalPath)
         try check(fsync(journal) == 0, journalPath)
         try openPartial(flags: 0)
@@ -136,15 +136,15 @@ public final class ResumableFileOutput: TextOutput {
         bytesWritten = bytes
     }
 
-    public func write(_ text: String) {
+    func write(_ text: String) {
         bytesWritten += UInt64(text.utf8.count)
         partial?.write(text)
     }
 
-    public func flush() { partial?.flush() }
+    func flush() { partial?.flush() }
 
     /// Makes everything written so far durable, then appends `line` to the journal and syncs it.
-    public func checkpoint(_ line: String) throws(OutputError) {
+    func checkpoint(_ line: String) throws(OutputError) {
         guard let partial else { preconditionFailure("ResumableFileOutput.checkpoint before start or resume") }
         partial.flush()
         if partial.errorNumber != 0 { throw failure(partial.errorNumber) }
@@ -154,7 +154,7 @@ public final class ResumableFileOutput: TextOutput {
 
     /// Renames `FILE.partial` over `FILE` and deletes the journal; call after the last
     /// ``checkpoint(_:)``.
-    public func commit() throws(OutputError) {
+    func commit() throws(OutputError) {
         guard let partial else { preconditionFailure("ResumableFileOutput.commit before start or resume") }
         partial.flush()
         if partial.errorNumber != 0 { throw failure(partial.errorNumber) }
@@ -171,7 +171,7 @@ public final class ResumableFileOutput: TextOutput {
     }
 
     /// Deletes the journal and any partial file: nothing is left to resume.
-    public func discard() {
+    func discard() {
         guard !closed else { return }
         TemporaryFile.removeFile(partialPath)
         TemporaryFile.removeFile(journalPath)
@@ -180,7 +180,7 @@ public final class ResumableFileOutput: TextOutput {
 
     /// Closes both files and leaves them for a later resume; a journal this value created and
     /// never started is deleted.
-    public func close() {
+    func close() {
         guard !closed else { return }
         closed = true
         if let partial {

@@ -7,22 +7,22 @@ import FaceKitArguments
 /// ```swift
 /// static var arguments: [ArgumentDefinition<MyCommand>] { DetectionFlags.arguments(\.detection) + [...] }
 /// ```
-public struct DetectionFlags: Sendable {
-    public var mode: FaceDetectorOptions.PerformanceMode = .fast
-    public var landmarks = false
-    public var contours = false
-    public var classify = false
-    public var minFaceSize = 0.1
-    public var minDetectionScore = FaceDetectorOptions.defaultMinDetectionScore
-    public var modelDirectory: String?
+struct DetectionFlags: Sendable {
+    var mode: FaceDetectorOptions.PerformanceMode = .fast
+    var landmarks = false
+    var contours = false
+    var classify = false
+    var minFaceSize = 0.1
+    var minDetectionScore = FaceDetectorOptions.defaultMinDetectionScore
+    var modelDirectory: String?
 
-    public init() {}
+    init() {}
 
     /// The flags' definitions, bound to the group stored at `group` in `Command`.
     ///
     /// `contoursHelp` `nil` hides `--contours` from help and completions, for a command that
     /// accepts it only to refuse it with a message that says why (`track`: no contours with tracking).
-    public static func arguments<Command>(
+    static func arguments<Command>(
         _ group: WritableKeyPath<Command, DetectionFlags>, contoursHelp: String?
     ) -> [ArgumentDefinition<Command>] {
         let contours = ArgumentDefinition<Command>.flag(
@@ -50,7 +50,7 @@ public struct DetectionFlags: Sendable {
     }
 
     /// The detector options these flags ask for (tracking off; `track` turns it on).
-    public var detectorOptions: FaceDetectorOptions {
+    var detectorOptions: FaceDetectorOptions {
         var options = FaceDetectorOptions()
         options.performanceMode = mode
         options.landmarkMode = landmarks ? .all : .none
@@ -61,11 +61,11 @@ public struct DetectionFlags: Sendable {
         return options
     }
 
-    public var models: ModelLocator { ModelLocator(directory: modelDirectory) }
+    var models: ModelLocator { ModelLocator(directory: modelDirectory) }
 
     /// Checks the minimum face size, then `options` as the library would, restating a library
     /// option error with the flag it came from.
-    public func validate(_ options: FaceDetectorOptions) throws(CommandError) {
+    func validate(_ options: FaceDetectorOptions) throws(CommandError) {
         guard minFaceSize > 0 && minFaceSize <= 1 else {
             throw CommandError(
                 "The value '\(minFaceSize.defaultValueDescription)' is invalid for '--min-face-size <fraction>': it must be greater than 0 and at most 1 (head width over image width)"

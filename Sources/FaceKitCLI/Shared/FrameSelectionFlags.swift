@@ -9,15 +9,15 @@ import FaceKitArguments
 /// frames.start = 1
 /// frames.sampler   // FrameSampler(every: 5, startMs: 1000, endMs: nil)
 /// ```
-public struct FrameSelectionFlags: Sendable {
-    public var every = 1
-    public var start = 0.0
-    public var end: Double?
+struct FrameSelectionFlags: Sendable {
+    var every = 1
+    var start = 0.0
+    var end: Double?
 
-    public init() {}
+    init() {}
 
     /// The flags' definitions, bound to the group stored at `group` in `Command`.
-    public static func arguments<Command>(_ group: WritableKeyPath<Command, FrameSelectionFlags>)
+    static func arguments<Command>(_ group: WritableKeyPath<Command, FrameSelectionFlags>)
         -> [ArgumentDefinition<Command>]
     {
         [
@@ -33,7 +33,7 @@ public struct FrameSelectionFlags: Sendable {
         ]
     }
 
-    public func validate() throws(CommandError) {
+    func validate() throws(CommandError) {
         guard every >= 1 else {
             throw CommandError("The value '\(every)' is invalid for '--every <n>': it must be at least 1")
         }

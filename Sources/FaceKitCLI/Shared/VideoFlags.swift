@@ -3,14 +3,14 @@ import FaceKitArguments
 
 /// The flags of the commands that follow faces through video (`track`, `annotate`): how often
 /// the detector runs and whether boxes and points are smoothed over time.
-public struct VideoFlags: Sendable {
-    public var detectionInterval = FaceTracker.defaultDetectionInterval
-    public var noSmoothing = false
+struct VideoFlags: Sendable {
+    var detectionInterval = FaceTracker.defaultDetectionInterval
+    var noSmoothing = false
 
-    public init() {}
+    init() {}
 
     /// The flags' definitions, bound to the group stored at `group` in `Command`.
-    public static func arguments<Command>(_ group: WritableKeyPath<Command, VideoFlags>) -> [ArgumentDefinition<Command>] {
+    static func arguments<Command>(_ group: WritableKeyPath<Command, VideoFlags>) -> [ArgumentDefinition<Command>] {
         [
             .option(
                 "detection-interval", group.appending(path: \.detectionInterval), valueName: "frames",
@@ -21,7 +21,7 @@ public struct VideoFlags: Sendable {
         ]
     }
 
-    public func validate() throws(CommandError) {
+    func validate() throws(CommandError) {
         guard detectionInterval >= 1 else {
             throw CommandError(
                 "The value '\(detectionInterval)' is invalid for '--detection-interval <frames>': it must be at least 1")
@@ -34,7 +34,7 @@ public struct VideoFlags: Sendable {
     /// `--detection-interval` counts video frames, so that a face entering the picture is found
     /// as soon whatever `--every` is: the tracker, which counts analysed frames, detects on every
     /// `max(1, detectionInterval / every)`th of them.
-    public func tracker(
+    func tracker(
         detector: FaceDetector, configuration: TrackerConfiguration = TrackerConfiguration(), models: ModelLocator,
         reidentification: FaceTracker.Reidentification, every: Int = 1
     ) throws(FaceKitError) -> FaceTracker {

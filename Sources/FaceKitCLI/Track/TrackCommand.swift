@@ -13,8 +13,8 @@ import FaceKitArguments
 /// A video that cannot be opened is reported on standard error, one line, and the others are
 /// still tracked; a video that stops decoding half way keeps the rows written before and says at
 /// which frame it stopped. Either makes the exit status 1; a wrong command line is 64.
-public struct TrackCommand: ParsableCommand {
-    public static var configuration: CommandConfiguration {
+struct TrackCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "track",
             abstract: "Follow faces through videos and write one row per face per analysed frame.",
@@ -29,7 +29,7 @@ public struct TrackCommand: ParsableCommand {
                 """)
     }
 
-    public static var arguments: [ArgumentDefinition<TrackCommand>] {
+    static var arguments: [ArgumentDefinition<TrackCommand>] {
         FrameSelectionFlags.arguments(\.frames)
             // --contours is parsed, unlisted, so that validate() can say why it is refused.
             + DetectionFlags.arguments(\.detection, contoursHelp: nil)
@@ -57,28 +57,28 @@ public struct TrackCommand: ParsableCommand {
             ]
     }
 
-    public var frames = FrameSelectionFlags()
-    public var detection = DetectionFlags()
-    public var maxMissed = TrackerConfiguration().maximumMissedFrames
-    public var reidWindow = TrackerConfiguration().reidentificationWindowMs / 1000
-    public var noReid = false
-    public var video = VideoFlags()
-    public var format: OutputFormat = .csv
-    public var output: String?
-    public var summary: String?
-    public var quiet = false
-    public var videos: [String] = []
+    var frames = FrameSelectionFlags()
+    var detection = DetectionFlags()
+    var maxMissed = TrackerConfiguration().maximumMissedFrames
+    var reidWindow = TrackerConfiguration().reidentificationWindowMs / 1000
+    var noReid = false
+    var video = VideoFlags()
+    var format: OutputFormat = .csv
+    var output: String?
+    var summary: String?
+    var quiet = false
+    var videos: [String] = []
 
-    public init() {}
+    init() {}
 
     /// The detector options these flags ask for; tracking is always on.
-    public var detectorOptions: FaceDetectorOptions {
+    var detectorOptions: FaceDetectorOptions {
         var options = detection.detectorOptions
         options.isTrackingEnabled = true
         return options
     }
 
-    public var trackerConfiguration: TrackerConfiguration {
+    var trackerConfiguration: TrackerConfiguration {
         var configuration = TrackerConfiguration()
         configuration.maximumMissedFrames = maxMissed
         configuration.reidentificationWindowMs = reidWindow * 1000
@@ -86,9 +86,9 @@ public struct TrackCommand: ParsableCommand {
     }
 
     /// Re-identification is on whenever the descriptor model is found, unless `--no-reid`.
-    public var reidentification: FaceTracker.Reidentification { noReid ? .off : .automatic }
+    var reidentification: FaceTracker.Reidentification { noReid ? .off : .automatic }
 
-    public func validate() throws(CommandError) {
+    func validate() throws(CommandError) {
         if detection.contours {
             throw CommandError(
                 "'--contours' cannot be combined with tracking, which 'facekit track' always does: "
@@ -109,7 +109,7 @@ public struct TrackCommand: ParsableCommand {
         try detection.validate(detectorOptions)
     }
 
-    public func run(_ context: CommandContext) throws -> ExitStatus {
+    func run(_ context: CommandContext) throws -> ExitStatus {
         let file = try output.map { path throws(OutputError) in try AtomicFileOutput(path: path) }
         let summaryFile = try summary.map { path throws(OutputError) in try AtomicFileOutput(path: path) }
         let sink: any TextOutput = file ?? context.stdout
