@@ -1,5 +1,5 @@
 @_spi(Training) import FaceKit
-import FaceKitDatasets
+@_spi(Training) import FaceKitDatasets
 import Foundation
 
 /// The training run: extract features with the library's own code, fit, evaluate on held-out

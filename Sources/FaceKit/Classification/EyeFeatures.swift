@@ -1,5 +1,8 @@
 import Foundation
 
+// Behind @_spi(Training): facekit-train extracts its features with the runtime's own code, so
+// that the model is trained on exactly what it is later given.
+
 /// Eye-openness measurements from the 6 points dlib places around each eye.
 ///
 /// The eye aspect ratio (Soukupová and Čech, 2016) is the lids' mean distance over the corners'

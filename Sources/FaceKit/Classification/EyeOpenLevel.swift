@@ -1,5 +1,8 @@
 import Foundation
 
+// Behind @_spi(Training): facekit-train computes the video eye model's features relative to
+// the runtime's own open level.
+
 /// How open one person's eye usually is: the upper quartile of its recent eye aspect ratios.
 ///
 /// A still photo cannot tell a narrow open eye from a closed one: one person's closed-eye ratio

@@ -1,5 +1,8 @@
 import Foundation
 
+// Behind @_spi(Training): facekit-train extracts its features with the runtime's own code, so
+// that the model is trained on exactly what it is later given.
+
 /// Mouth-shape measurements that separate smiles from neutral faces, from dlib's 68 points.
 ///
 /// All are in ``FaceFrame`` units, so they hold at any face size and roll. A smile widens the

@@ -1,22 +1,33 @@
 import Foundation
 
+// FaceCandidate and FaceFinder are behind @_spi(Evaluation): facekit-evaluate puts dlib's former
+// detectors (FaceKitDatasets' DlibFaceFinder) in FaceDetector's place of YuNet, to measure
+// YuNet against them with everything after detection unchanged.
+
 /// A face a detector found, before its landmarks are placed.
-struct FaceCandidate: Equatable, Sendable {
+@_spi(Evaluation) public struct FaceCandidate: Equatable, Sendable {
     /// The face's reported box (``Face/frame``): YuNet's own, which covers the face from the
     /// hairline to the chin as WIDER FACE's and ML Kit's boxes do; dlib's for dlib's detectors.
-    var frame: CGRect
+    public var frame: CGRect
     /// The box the 68-point model starts from, in dlib's HOG convention (``LandmarkSeed``).
-    var seedBox: CGRect
+    public var seedBox: CGRect
     /// The detector's confidence (YuNet: 0 ... 1).
-    var score: Double
+    public var score: Double
     /// YuNet's five keypoints (the subject's right eye, left eye, nose tip, right and left mouth
     /// corner); empty for dlib's detectors.
-    var keypoints: [CGPoint] = []
+    public var keypoints: [CGPoint] = []
+
+    public init(frame: CGRect, seedBox: CGRect, score: Double, keypoints: [CGPoint] = []) {
+        self.frame = frame
+        self.seedBox = seedBox
+        self.score = score
+        self.keypoints = keypoints
+    }
 }
 
 /// Finds faces in an image: YuNet (``YuNetFaceFinder``), or dlib's detectors kept for comparison
-/// (``DlibFaceFinder``). Not thread-safe: one per thread.
-protocol FaceFinder: AnyObject {
+/// (`DlibFaceFinder` in FaceKitDatasets). Not thread-safe: one per thread.
+@_spi(Evaluation) public protocol FaceFinder: AnyObject {
     /// The faces in `image`, in its pixels, best first.
     func candidates(in image: FaceImage) throws(FaceKitError) -> [FaceCandidate]
 }

@@ -21,16 +21,14 @@ import Foundation
 /// faces[0].landmark(ofType: .noseBase)?.position // (483.0, 318.0)
 /// ```
 public final class FaceDetector {
-    /// Which detector finds the faces. YuNet is FaceKit's; dlib's HOG (fast mode) and HOG merged
-    /// with the MMOD CNN (accurate mode) are what FaceKit used before, kept to measure against.
-    @_spi(Evaluation) public enum DetectorKind: String, Sendable, CaseIterable {
-        case yunet
-        case dlib
-    }
+    /// Makes the face finder of a detector with these options: YuNet's, or for measurements
+    /// another (see ``init(options:models:finder:)``).
+    @_spi(Evaluation) public typealias FinderFactory = (FaceDetectorOptions, ModelLocator) throws(FaceKitError) -> any FaceFinder
 
     public let options: FaceDetectorOptions
-    @_spi(Evaluation) public let detectorKind: DetectorKind
     private let finder: any FaceFinder
+    /// How ``finder`` was made, to make another for ``init(options:sharingModelsWith:)``.
+    private let makeFinder: FinderFactory
     /// dlib's 68-point model: read-only while predicting, so shared by ``init(sharingModelsWith:)``.
     private let shapePredictor: NativeShapePredictor
     private let models: ModelLocator
@@ -39,13 +37,15 @@ public final class FaceDetector {
     public convenience init(options: FaceDetectorOptions = FaceDetectorOptions(), models: ModelLocator = ModelLocator())
         throws(FaceKitError)
     {
-        try self.init(options: options, models: models, detector: .yunet)
+        try self.init(options: options, models: models, finder: Self.yunetFinder(plan: nil))
     }
 
-    /// A detector that finds faces with `detector`, for measuring one against the other.
-    @_spi(Evaluation) public convenience init(options: FaceDetectorOptions, models: ModelLocator, detector: DetectorKind)
-        throws(FaceKitError)
-    {
+    /// A detector whose faces are found by what `finder` makes rather than by YuNet, everything
+    /// after detection (landmarks, pose, classification) unchanged: for measuring detectors
+    /// against each other (facekit-evaluate's dlib rows).
+    @_spi(Evaluation) public convenience init(
+        options: FaceDetectorOptions, models: ModelLocator, finder: @escaping FinderFactory
+    ) throws(FaceKitError) {
         try options.validate()
         let shapePredictor = try NativeShapePredictor(modelPath: models.path(for: .landmarks68))
         guard shapePredictor.pointCount == FaceShape.pointCount else {
@@ -53,7 +53,7 @@ public final class FaceDetector {
                 name: ModelLocator.Model.landmarks68.rawValue,
                 reason: "the model places \(shapePredictor.pointCount) points, not \(FaceShape.pointCount)")
         }
-        try self.init(options: options, models: models, shapePredictor: shapePredictor, detector: detector)
+        try self.init(options: options, models: models, shapePredictor: shapePredictor, makeFinder: finder)
     }
 
     /// A detector for another thread, with `other`'s options, sharing its landmark model.
@@ -81,7 +81,7 @@ public final class FaceDetector {
     public convenience init(options: FaceDetectorOptions, sharingModelsWith other: FaceDetector) throws(FaceKitError) {
         try options.validate()
         try self.init(
-            options: options, models: other.models, shapePredictor: other.shapePredictor, detector: other.detectorKind)
+            options: options, models: other.models, shapePredictor: other.shapePredictor, makeFinder: other.makeFinder)
     }
 
     /// A YuNet detector that searches as `plan` says rather than as the performance mode does,
@@ -89,29 +89,27 @@ public final class FaceDetector {
     @_spi(Calibration) public convenience init(options: FaceDetectorOptions, models: ModelLocator, plan: SearchPlan)
         throws(FaceKitError)
     {
-        try options.validate()
-        try self.init(
-            options: options, models: models,
-            shapePredictor: NativeShapePredictor(modelPath: models.path(for: .landmarks68)), detector: .yunet,
-            plan: plan)
+        try self.init(options: options, models: models, finder: Self.yunetFinder(plan: plan))
     }
 
     private init(
-        options: FaceDetectorOptions, models: ModelLocator, shapePredictor: NativeShapePredictor, detector: DetectorKind,
-        plan: SearchPlan? = nil
+        options: FaceDetectorOptions, models: ModelLocator, shapePredictor: NativeShapePredictor,
+        makeFinder: @escaping FinderFactory
     ) throws(FaceKitError) {
         self.options = options
         self.models = models
         self.shapePredictor = shapePredictor
-        detectorKind = detector
-        switch detector {
-        case .yunet:
-            finder = YuNetFaceFinder(
+        self.makeFinder = makeFinder
+        finder = try makeFinder(options, models)
+    }
+
+    /// Makes YuNet's finder, searching as `plan` says, or as the performance mode does when `nil`.
+    private static func yunetFinder(plan: SearchPlan?) -> FinderFactory {
+        { (options, models) throws(FaceKitError) in
+            YuNetFaceFinder(
                 network: try NativeYuNet(modelPath: models.path(for: .faceDetector)),
-                plan: plan ?? Self.searchPlan(for: options.performanceMode), minimumScore: options.minDetectionScore,
+                plan: plan ?? searchPlan(for: options.performanceMode), minimumScore: options.minDetectionScore,
                 minFaceSize: options.minFaceSize)
-        case .dlib:
-            finder = try DlibFaceFinder(options: options, models: models)
         }
     }
 

@@ -1,5 +1,8 @@
 import Foundation
 
+// Behind @_spi(Calibration): `facekit-train landmark-seed` fits these constants from the same
+// Features the runtime reads, so the fit and the use cannot drift apart.
+
 /// The box the 68-point model starts from, for a face YuNet found.
 ///
 /// dlib's shape predictor was trained on the boxes of dlib's HOG detector (square, from the

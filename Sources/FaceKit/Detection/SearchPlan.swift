@@ -1,5 +1,8 @@
 import Foundation
 
+// Behind @_spi(Calibration): `facekit-train detection-threshold` runs the runtime's detector
+// with other plans to choose the performance modes' plans.
+
 /// Chooses the network passes that find every face at least minFaceSize wide in an image.
 ///
 /// YuNet finds faces from about 10 to about ``largestFace`` pixels wide in its input: smaller ones

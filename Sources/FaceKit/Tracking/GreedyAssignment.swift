@@ -1,3 +1,6 @@
+// Behind @_spi(Evaluation): FaceKitDatasets pairs detections with labelled boxes as the tracker
+// pairs detections with tracks, and its optimal matching is tested against this.
+
 /// Pairs rows with columns of a score matrix, best score first, each at most once.
 ///
 /// With the few faces of a video frame, greedy matching by overlap gives the same answer as the

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import FaceKitTestSupport
 
-@testable import FaceKit
+@_spi(Training) @testable import FaceKit
 
 /// The shim quietens OpenCV and FFmpeg once per process (native_logging.hpp): writing the
 /// environment while other threads read it is undefined behaviour, so it must be written once.

@@ -1,3 +1,5 @@
+@_spi(Evaluation) import FaceKit
+
 /// Chooses the scale at which an image is searched, from the smallest face wanted.
 ///
 /// dlib's detectors (HOG and MMOD CNN alike) find faces whose box is at least about 80 px wide.

@@ -1,5 +1,7 @@
 import Foundation
 
+@_spi(Evaluation) import FaceKit
+
 /// Accurate mode's combination of dlib's two detectors, which beats either alone.
 ///
 /// The MMOD CNN finds faces the HOG detector misses (turned, small, dark), but its boxes follow

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import FaceKitTestSupport
 
-@testable import FaceKit
+@_spi(Evaluation) @testable import FaceKit
 
 @Suite("NativeDlibDetector")
 struct NativeDlibDetectorTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import FaceKit
+@_spi(Evaluation) import FaceKit
+@testable import FaceKitDatasets
 
 @Suite("DetectionMerge")
 struct DetectionMergeTests {

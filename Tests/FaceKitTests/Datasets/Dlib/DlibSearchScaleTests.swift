@@ -1,5 +1,6 @@
 import Testing
-@testable import FaceKit
+@_spi(Evaluation) import FaceKit
+@testable import FaceKitDatasets
 
 @Suite("DlibSearchScale")
 struct DlibSearchScaleTests {

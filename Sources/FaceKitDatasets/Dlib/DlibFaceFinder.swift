@@ -1,5 +1,7 @@
 import Foundation
 
+@_spi(Evaluation) import FaceKit
+
 /// dlib's detectors as FaceKit used them before YuNet, kept to measure YuNet against
 /// (`facekit-evaluate --detector dlib`): the HOG detector alone in fast mode, merged with the
 /// MMOD CNN in accurate mode (``DetectionMerge``), searched at ``DlibSearchScale``.

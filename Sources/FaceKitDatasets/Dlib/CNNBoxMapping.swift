@@ -1,5 +1,7 @@
 import Foundation
 
+@_spi(Evaluation) import FaceKit
+
 /// Maps dlib's MMOD CNN boxes onto the HOG box convention that the 68-point model was trained on.
 ///
 /// The CNN's boxes sit a little higher and are a little smaller than the HOG detector's; fed to

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+import FaceKitDatasets
 import FaceKitTestSupport
-@testable @_spi(Training) import FaceKit
+@_spi(Training) import FaceKit
 
 /// OpenCV's haarcascade_smile.xml through `fk_cascade`, the smile baseline of docs/accuracy.md.
 @Suite("HaarSmileBaseline")
