@@ -26,8 +26,11 @@ import Foundation
 }
 
 /// Finds faces in an image: YuNet (``YuNetFaceFinder``), or dlib's detectors kept for comparison
-/// (`DlibFaceFinder` in FaceKitDatasets). Not thread-safe: one per thread.
-@_spi(Evaluation) public protocol FaceFinder: AnyObject {
+/// (`DlibFaceFinder` in FaceKitDatasets).
+///
+/// Sendable, so that a ``FaceDetector`` is: a finder whose native detector must not run on two
+/// threads at once keeps it behind a `Mutex`, and concurrent calls take turns.
+@_spi(Evaluation) public protocol FaceFinder: AnyObject, Sendable {
     /// The faces in `image`, in its pixels, best first.
     func candidates(in image: FaceImage) throws(FaceKitError) -> [FaceCandidate]
 }

@@ -9,7 +9,8 @@ import Foundation
 /// and its head pose from those points fitted to a 3D mean face; landmarks, contours and
 /// probabilities follow the options.
 ///
-/// A detector is not thread-safe (the network keeps its activations): use one per thread,
+/// A detector may be shared between threads, but its face-finding network keeps its activations,
+/// so calls on one detector take turns there: for work in parallel, give each thread its own,
 /// made with ``init(sharingModelsWith:)`` so that the landmark model is loaded once.
 ///
 /// ```swift
@@ -20,10 +21,12 @@ import Foundation
 /// faces.count                                   // 1
 /// faces[0].landmark(ofType: .noseBase)?.position // (483.0, 318.0)
 /// ```
-public final class FaceDetector {
+public final class FaceDetector: Sendable {
     /// Makes the face finder of a detector with these options: YuNet's, or for measurements
     /// another (see ``init(options:models:finder:)``).
-    @_spi(Evaluation) public typealias FinderFactory = (FaceDetectorOptions, ModelLocator) throws(FaceKitError) -> any FaceFinder
+    @_spi(Evaluation) public typealias FinderFactory = @Sendable (FaceDetectorOptions, ModelLocator) throws(
+        FaceKitError
+    ) -> any FaceFinder
 
     public let options: FaceDetectorOptions
     private let finder: any FaceFinder

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// FaceKit's face detector: YuNet, run over the passes a ``SearchPlan`` chooses (each also
 /// mirrored and fused by ``MirrorFusion`` when the plan says so), merged by non-maximum
@@ -14,10 +15,12 @@ final class YuNetFaceFinder: FaceFinder {
     let plan: SearchPlan
     let minimumScore: Double
     let minFaceSize: Double
-    private let network: NativeYuNet
+    /// The network keeps its activations, so one pass runs at a time; a detector per thread
+    /// (``FaceDetector/init(sharingModelsWith:)``) never waits here.
+    private let network: Mutex<NativeYuNet>
 
-    init(network: NativeYuNet, plan: SearchPlan, minimumScore: Double, minFaceSize: Double) {
-        self.network = network
+    init(network: sending NativeYuNet, plan: SearchPlan, minimumScore: Double, minFaceSize: Double) {
+        self.network = Mutex(network)
         self.plan = plan
         self.minimumScore = minimumScore
         self.minFaceSize = minFaceSize
@@ -43,12 +46,10 @@ final class YuNetFaceFinder: FaceFinder {
                 var twin = pass
                 twin.isMirrored = true
                 faces = MirrorFusion.fused(
-                    try network.detect(in: image, pass: pass, minimumScore: floor, maximumOverlap: Self.maximumOverlap),
-                    try network.detect(in: image, pass: twin, minimumScore: floor, maximumOverlap: Self.maximumOverlap),
-                    minimumScore: minimumScore)
+                    try detect(in: image, pass: pass, minimumScore: floor),
+                    try detect(in: image, pass: twin, minimumScore: floor), minimumScore: minimumScore)
             } else {
-                faces = try network.detect(
-                    in: image, pass: pass, minimumScore: minimumScore, maximumOverlap: Self.maximumOverlap)
+                faces = try detect(in: image, pass: pass, minimumScore: minimumScore)
             }
             // A face too large for this level's share of the pyramid is the coarser level's to
             // find: large non-faces (a dog's head) scored above the threshold only when searched
@@ -66,5 +67,14 @@ final class YuNetFaceFinder: FaceFinder {
         return NonMaximumSuppression.kept(
             scores: found.map(\.score), boxes: found.map(\.box), maximumOverlap: Self.maximumOverlap
         ).map { found[$0] }
+    }
+
+    /// One network pass, thinned at ``maximumOverlap``.
+    private func detect(in image: FaceImage, pass: SearchPass, minimumScore: Double) throws(FaceKitError)
+        -> [NativeYuNet.Face]
+    {
+        try network.withLock { (network) throws(FaceKitError) -> [NativeYuNet.Face] in
+            try network.detect(in: image, pass: pass, minimumScore: minimumScore, maximumOverlap: Self.maximumOverlap)
+        }
     }
 }

@@ -23,7 +23,7 @@ import Foundation
 /// The options must have `isTrackingEnabled` set, as ML Kit asks; contours are refused with
 /// tracking (``FaceDetectorOptions/validate()``). Frames are expected in playing order, with
 /// their presentation time, which the tracker uses to predict motion across skipped frames.
-/// Like the detector, a tracker is not thread-safe: one per video and thread.
+/// A tracker is not thread-safe (its flow and descriptor keep state): one per video and thread.
 ///
 /// Re-identification (``Reidentification``) keeps a face's ID when it comes back after leaving
 /// the picture or after a gap longer than the tracker's survival window: it compares dlib's face

@@ -172,12 +172,11 @@ struct AnalyzeCommand: ParsableCommand {
         let progress = CollectionProgress(
             output: context.stderr, enabled: showProgress, total: { knownCount ?? count?.total }, resumedFrom: resumed)
         let maxPixels = self.maxPixels
-        let queue = OrderedWorkQueue(workers: detectors.map(UncheckedDetector.init), window: 4 * jobs) {
-            (worker: UncheckedDetector, entry: ImageFileWalker.Entry) -> Result<[Face], FailedInput> in
+        let queue = OrderedWorkQueue(workers: detectors, window: 4 * jobs) {
+            (detector: FaceDetector, entry: ImageFileWalker.Entry) -> Result<[Face], FailedInput> in
             if let failure = entry.failureDescription { return .failure(FailedInput(description: failure)) }
             do throws(FaceKitError) {
-                return .success(
-                    try worker.detector.process(contentsOfFile: entry.path, maxPixels: maxPixels))
+                return .success(try detector.process(contentsOfFile: entry.path, maxPixels: maxPixels))
             } catch {
                 return .failure(FailedInput(description: error.description))
             }
@@ -223,8 +222,8 @@ struct AnalyzeCommand: ParsableCommand {
         return progress.failures > 0 ? .failure : .success
     }
 
-    /// One detector per worker (an OpenCV network must not run on two threads at once), sharing
-    /// one landmark model.
+    /// One detector per worker (an OpenCV network runs one call at a time, so workers sharing a
+    /// detector would wait for each other), sharing one landmark model.
     private func makeDetectors() throws -> [FaceDetector] {
         do {
             let first = try FaceDetector(options: detection.detectorOptions, models: detection.models)
@@ -247,11 +246,6 @@ struct AnalyzeHooks {
 }
 
 extension FaceDetectorOptions.PerformanceMode: ExpressibleByArgument {}
-
-/// A detector handed to exactly one worker thread of an ``OrderedWorkQueue``.
-struct UncheckedDetector: @unchecked Sendable {
-    let detector: FaceDetector
-}
 
 /// An input that could not be analysed, with the line reported for it.
 struct FailedInput: Error {

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Runs work on many inputs with several threads, each owning its own worker (for FaceKit, a
-/// detector, which is not thread-safe), and hands the results back in input order.
+/// Runs work on many inputs with several threads, each with its own worker (for FaceKit, a
+/// detector: one may be shared, but its network runs one call at a time), and hands the results
+/// back in input order.
 ///
 /// The inputs are a sequence read lazily, one at a time as a worker becomes free (for
 /// `facekit analyze`, the streamed folder walk): at most `window` inputs are read beyond the last
@@ -15,11 +16,12 @@ import Foundation
 /// queue.run(inputs: paths) { index, path, faces in write(faces) }   // index 0, 1, 2, ... in order
 /// ```
 final class OrderedWorkQueue<Worker: Sendable, Input: Sendable, Output: Sendable>: @unchecked Sendable {
-    // @unchecked: every mutable field below is guarded by `condition`, the input iterator is only
-    // advanced while holding it, and each worker object is used by exactly one thread.
+    // @unchecked: every mutable field below is guarded by `condition` (a condition variable,
+    // which Synchronization.Mutex does not offer), and the input iterator is only advanced while
+    // holding it. Workers and the work closure are Sendable, checked by the compiler.
     private let workers: [Worker]
     private let window: Int
-    private let work: (Worker, Input) -> Output
+    private let work: @Sendable (Worker, Input) -> Output
     private let condition = NSCondition()
     private var nextInput: () -> Input? = { nil }
     /// Set once the input sequence has ended.
@@ -32,7 +34,7 @@ final class OrderedWorkQueue<Worker: Sendable, Input: Sendable, Output: Sendable
     private var claimed: [Int: Input] = [:]
     private var results: [Int: Output] = [:]
 
-    init(workers: [Worker], window: Int, work: @escaping (Worker, Input) -> Output) {
+    init(workers: [Worker], window: Int, work: @escaping @Sendable (Worker, Input) -> Output) {
         precondition(
             !workers.isEmpty && window >= workers.count, "OrderedWorkQueue: need workers and a window that fits them")
         self.workers = workers

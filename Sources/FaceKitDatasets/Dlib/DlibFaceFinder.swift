@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 @_spi(Evaluation) import FaceKit
 
@@ -6,23 +7,29 @@ import Foundation
 /// (`facekit-evaluate --detector dlib`): the HOG detector alone in fast mode, merged with the
 /// MMOD CNN in accurate mode (``DetectionMerge``), searched at ``DlibSearchScale``.
 final class DlibFaceFinder: FaceFinder {
-    private let hog: NativeDlibDetector
-    private let cnn: NativeDlibDetector?
+    /// dlib's detectors are not const while detecting, so one search runs at a time.
+    private let detectors: Mutex<(hog: NativeDlibDetector, cnn: NativeDlibDetector?)>
     private let minFaceSize: Double
 
     init(options: FaceDetectorOptions, models: ModelLocator) throws(FaceKitError) {
-        hog = try NativeDlibDetector(kind: .hog, modelPath: nil)
-        switch options.performanceMode {
-        case .fast: cnn = nil
-        case .accurate: cnn = try NativeDlibDetector(kind: .cnn, modelPath: models.path(for: .cnnFaceDetector))
-        }
+        let hog = try NativeDlibDetector(kind: .hog, modelPath: nil)
+        let cnn: NativeDlibDetector? =
+            switch options.performanceMode {
+            case .fast: nil
+            case .accurate: try NativeDlibDetector(kind: .cnn, modelPath: models.path(for: .cnnFaceDetector))
+            }
+        detectors = Mutex((hog, cnn))
         minFaceSize = options.minFaceSize
     }
 
     func candidates(in image: FaceImage) throws(FaceKitError) -> [FaceCandidate] {
         let scale = DlibSearchScale.scale(imageWidth: image.width, imageHeight: image.height, minFaceSize: minFaceSize)
-        var detections = try hog.detect(in: image, scale: scale)
-        if let cnn { detections = DetectionMerge.merged(cnn: try cnn.detect(in: image, scale: scale), hog: detections) }
+        let detections = try detectors.withLock {
+            (detectors) throws(FaceKitError) -> [NativeDlibDetector.Detection] in
+            let hog = try detectors.hog.detect(in: image, scale: scale)
+            guard let cnn = detectors.cnn else { return hog }
+            return DetectionMerge.merged(cnn: try cnn.detect(in: image, scale: scale), hog: hog)
+        }
         return detections.map { FaceCandidate(frame: $0.box, seedBox: $0.box, score: $0.score) }
     }
 }
