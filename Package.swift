@@ -38,6 +38,7 @@ let package = Package(
         .executableTarget(name: "facekit-train", dependencies: ["FaceKit", "FaceKitArguments", "FaceKitDatasets"]),
         .target(name: "FaceKitDatasets", dependencies: ["FaceKit", "FaceKitArguments"]),
         .target(name: "FaceKitTestSupport", dependencies: ["FaceKitDatasets"], path: "Tests/FaceKitTestSupport"),
+        .testTarget(name: "CFaceKitTests", dependencies: ["CFaceKit", "FaceKitTestSupport"]),
         .testTarget(name: "FaceKitTests", dependencies: ["FaceKit", "FaceKitDatasets", "FaceKitTestSupport"]),
         .testTarget(
             name: "FaceKitCLITests", dependencies: ["FaceKitCLI", "FaceKitArguments", "FaceKit", "FaceKitTestSupport"]),

@@ -327,7 +327,9 @@ int32_t fk_video_get_info(const fk_video *video, fk_video_info *out, fk_error *e
  * to be released with fk_image_free); otherwise it is only skipped, which is much cheaper.
  * *index receives the 0-based frame index and *timestamp_ms its presentation time.
  * At the end of the stream, or when the data stops decoding, *frame is NULL and *ended is 1
- * (compare the last index with fk_video_info.frame_count to tell the two apart). */
+ * (compare the last index with fk_video_info.frame_count to tell the two apart); *index and
+ * *timestamp_ms are then left as they were. frame may be NULL when decode is 0. On failure no
+ * out-parameter is written. */
 int32_t fk_video_next(fk_video *video, int32_t decode, fk_image **frame, int64_t *index,
                       double *timestamp_ms, int32_t *ended, fk_error *error);
 

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -181,7 +182,8 @@ cv::Mat apply_orientation(const cv::Mat &stored, int orientation) {
 /// Decodes a complete JPEG whose header gives w x h: refused before decoding when implausibly
 /// small, then decoded by libjpeg at the reduction min_width allows (written to *reduction) and
 /// turned upright.
-fk_image *decode_jpeg_file(const Bytes &bytes, int64_t w, int64_t h, int32_t min_width, int32_t *reduction) {
+std::unique_ptr<fk_image> decode_jpeg_file(const Bytes &bytes, int64_t w, int64_t h, int32_t min_width,
+                                           int32_t *reduction) {
     if (!jpeg_size_is_plausible(bytes.size(), w, h))
         throw fk::failure(FK_NOT_AN_IMAGE, "truncated or corrupt JPEG: " + std::to_string(bytes.size()) +
                                                " bytes cannot hold " + std::to_string(w) + "x" + std::to_string(h) +
@@ -189,19 +191,19 @@ fk_image *decode_jpeg_file(const Bytes &bytes, int64_t w, int64_t h, int32_t min
     const int r = jpeg_reduction(bytes, w, h, min_width);
     cv::Mat upright = apply_orientation(fk::decode_jpeg(bytes, r), jpeg_exif_orientation(bytes));
     *reduction = r;
-    return new fk_image{upright};
+    return std::make_unique<fk_image>(fk_image{upright});
 }
 
 /// Decodes bytes; a JPEG at the reduction min_width allows (jpeg_reduction), written to
 /// *reduction, every other format at full size.
-fk_image *decode(const Bytes &bytes, int64_t max_pixels, int32_t min_width, int32_t *reduction) {
+std::unique_ptr<fk_image> decode(const Bytes &bytes, int64_t max_pixels, int32_t min_width, int32_t *reduction) {
     fk::silence_native_logging();
     *reduction = 1;
     if (bytes.empty()) throw fk::failure(FK_NOT_AN_IMAGE, "empty file");
     if (fk::is_heif(bytes)) {
         fk::HeifImage heif(bytes);   // reads the boxes only: the size is known before decoding
         check_pixel_limit(heif.width(), heif.height(), max_pixels);
-        return new fk_image{heif.decode()};
+        return std::make_unique<fk_image>(fk_image{heif.decode()});
     }
     auto size = header_size(bytes);
     if (size) {
@@ -214,7 +216,7 @@ fk_image *decode(const Bytes &bytes, int64_t max_pixels, int32_t min_width, int3
         if (!size) throw fk::failure(FK_NOT_AN_IMAGE, "corrupt JPEG: no frame header before the image data");
         return decode_jpeg_file(bytes, size->first, size->second, min_width, reduction);
     }
-    if (fk::is_png(bytes)) return new fk_image{fk::decode_png(bytes)};
+    if (fk::is_png(bytes)) return std::make_unique<fk_image>(fk_image{fk::decode_png(bytes)});
     // IMREAD_ANYDEPTH keeps 16-bit samples for our own scaling; IMREAD_ANYCOLOR keeps grey and
     // alpha for explicit conversion. EXIF orientation is applied where OpenCV reads it.
     cv::Mat decoded;
@@ -225,7 +227,7 @@ fk_image *decode(const Bytes &bytes, int64_t max_pixels, int32_t min_width, int3
     }
     if (decoded.empty()) throw fk::failure(FK_NOT_AN_IMAGE, "unknown format or corrupt data");
     if (!size) check_pixel_limit(decoded.cols, decoded.rows, max_pixels);
-    return new fk_image{to_bgr8(decoded)};
+    return std::make_unique<fk_image>(fk_image{to_bgr8(decoded)});
 }
 
 }  // namespace
@@ -235,7 +237,7 @@ extern "C" int32_t fk_image_create_from_file(const char *path, int64_t max_pixel
     return fk::guarded(error, [&] {
         fk::require(path != nullptr && out != nullptr, "path and out must not be NULL");
         int32_t reduction;
-        *out = decode(fk::read_regular_file(path), max_pixels, 0, &reduction);
+        *out = decode(fk::read_regular_file(path), max_pixels, 0, &reduction).release();
     });
 }
 
@@ -246,8 +248,8 @@ extern "C" int32_t fk_image_create_from_file_reduced(const char *path, int64_t m
                     "path, out and reduction must not be NULL");
         fk::require(min_width >= 0, "min_width must not be negative");
         int32_t r;
-        fk_image *image = decode(fk::read_regular_file(path), max_pixels, min_width, &r);
-        *out = image;
+        auto image = decode(fk::read_regular_file(path), max_pixels, min_width, &r);
+        *out = image.release();
         *reduction = r;
     });
 }
@@ -257,7 +259,7 @@ extern "C" int32_t fk_image_create_from_encoded(const uint8_t *bytes, size_t cou
     return fk::guarded(error, [&] {
         fk::require(out != nullptr && (bytes != nullptr || count == 0), "bytes and out must not be NULL");
         int32_t reduction;
-        *out = decode(Bytes(bytes, bytes + count), max_pixels, 0, &reduction);
+        *out = decode(Bytes(bytes, bytes + count), max_pixels, 0, &reduction).release();
     });
 }
 
@@ -271,13 +273,13 @@ extern "C" int32_t fk_image_create_from_pixels(const uint8_t *pixels, int32_t wi
         static const int codes[] = {cv::COLOR_GRAY2BGR, cv::COLOR_RGB2BGR, -1, cv::COLOR_RGBA2BGR,
                                     cv::COLOR_BGRA2BGR};
         fk::require(format >= FK_PIXEL_GRAY8 && format <= FK_PIXEL_BGRA8, "unknown pixel format");
-        fk::require(bytes_per_row >= width * channels[format], "bytes_per_row is less than a row");
+        fk::require(int64_t(bytes_per_row) >= int64_t(width) * channels[format], "bytes_per_row is less than a row");
         cv::Mat view(height, width, CV_8UC(channels[format]), const_cast<uint8_t *>(pixels),
                      size_t(bytes_per_row));
-        auto image = new fk_image{};
+        auto image = std::make_unique<fk_image>();
         if (codes[format] < 0) view.copyTo(image->bgr);
         else cv::cvtColor(view, image->bgr, codes[format]);
-        *out = image;
+        *out = image.release();
     });
 }
 

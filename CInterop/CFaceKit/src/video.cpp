@@ -207,11 +207,12 @@ extern "C" int32_t fk_video_next(fk_video *video, int32_t decode, fk_image **fra
         fk::require(video != nullptr && index != nullptr && timestamp_ms != nullptr && ended != nullptr,
                     "NULL argument");
         fk::require(!decode || frame != nullptr, "frame must not be NULL when decoding");
-        if (frame != nullptr) *frame = nullptr;
-        if (video->ended) {
+        // Out-parameters are written only at the end: a call that fails leaves them untouched.
+        auto at_end = [&] {
+            if (frame != nullptr) *frame = nullptr;
             *ended = 1;
-            return;
-        }
+        };
+        if (video->ended) return at_end();
         // The frame grabbed ahead was decoded as the previous call asked; decode it now if this
         // call wants pixels the read-ahead did not take (the capture is idle after wait()).
         if (!video->reader) {
@@ -228,16 +229,19 @@ extern "C" int32_t fk_video_next(fk_video *video, int32_t decode, fk_image **fra
         }
         if (!grabbed.ok) {
             video->ended = true;
-            *ended = 1;
-            return;
+            return at_end();
         }
         video->reader->start(decode != 0);
-        *ended = 0;
-        *index = video->next_index++;
-        *timestamp_ms = presentation_time(*video, *index, grabbed.position_ms);
+        const int64_t frame_index = video->next_index++;
+        const double ms = presentation_time(*video, frame_index, grabbed.position_ms);
+        std::unique_ptr<fk_image> image;
         if (decode) {
             if (grabbed.image.type() != CV_8UC3) throw fk::failure(FK_INTERNAL, "unexpected frame type");
-            *frame = new fk_image{grabbed.image};
+            image = std::make_unique<fk_image>(fk_image{grabbed.image});
         }
+        *ended = 0;
+        *index = frame_index;
+        *timestamp_ms = ms;
+        if (frame != nullptr) *frame = image.release();
     });
 }
