@@ -170,10 +170,10 @@ public final class FaceDetector {
     @_spi(Training) public func analyse(_ image: FaceImage) throws(FaceKitError) -> [(face: Face, shape: FaceShape)] {
         let candidates = try candidates(in: image)
         let shapes = try shapes(in: image, seedBoxes: candidates.map(\.seedBox))
-        var analysed = zip(candidates, shapes).map { candidate, shape in
-            (face: face(
+        var analysed = try zip(candidates, shapes).map { candidate, shape throws(FaceKitError) in
+            (face: try face(
                 frame: image.fullSizeBox(candidate.frame), shape: shape, classifiedAs: shape,
-                detectionScore: candidate.score, imageSize: image.fullSize), shape: shape)
+                detectionScore: candidate.score, image: image), shape: shape)
         }
         analysed.sort { ($0.face.frame.minX, $0.face.frame.minY) < ($1.face.frame.minX, $1.face.frame.minY) }
         if options.contourMode == .all,
@@ -215,10 +215,9 @@ public final class FaceDetector {
     /// from `shape`, the probabilities from `classifiedAs` (the same shape in stills; in video
     /// the smoothed shape gives the geometry, the measured one the probabilities).
     func face(
-        frame: CGRect, shape: FaceShape, classifiedAs measured: FaceShape, detectionScore: Double,
-        imageSize: (width: Int, height: Int)
-    ) -> Face {
-        let angles = headEulerAngles(of: shape, imageSize: imageSize)
+        frame: CGRect, shape: FaceShape, classifiedAs measured: FaceShape, detectionScore: Double, image: FaceImage
+    ) throws(FaceKitError) -> Face {
+        let angles = headEulerAngles(of: shape, imageSize: image.fullSize)
         var face = Face(
             frame: frame, headEulerAngleX: angles.x, headEulerAngleY: angles.y, headEulerAngleZ: angles.z,
             detectionScore: detectionScore)
@@ -226,7 +225,7 @@ public final class FaceDetector {
             face.landmarks = LandmarkConstruction.landmarks(from: shape, yawDegrees: angles.y)
         }
         if options.classificationMode == .all {
-            FaceClassifier.classify(&face, shape: measured)
+            try FaceClassifier.classify(&face, shape: measured, image: image)
         } else {
             FaceClassifier.markAbsent(&face, Face.Probability.allCases, .notRequested)
         }
