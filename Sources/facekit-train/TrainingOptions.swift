@@ -9,9 +9,10 @@ struct TrainingOptions {
         case classifiers
         case landmarkSeed = "landmark-seed"
         case detectionThreshold = "detection-threshold"
+        case headPose = "head-pose"
     }
 
-    static let usage = "facekit-train <classifiers|landmark-seed|detection-threshold> [--data <dir>] [--dry-run] [--cache <file>]"
+    static let usage = "facekit-train <classifiers|landmark-seed|detection-threshold|head-pose> [--data <dir>] [--dry-run] [--cache <file>]"
 
     /// The repository root, found from this file so the tool runs from any folder.
     static let repository = URL(fileURLWithPath: #filePath)
@@ -33,7 +34,7 @@ struct TrainingOptions {
         }
         var rest = arguments[...]
         guard let first = rest.popFirst(), let command = Command(rawValue: first) else {
-            throw UsageError(message: "the first argument must be classifiers, landmark-seed or detection-threshold")
+            throw UsageError(message: "the first argument must be classifiers, landmark-seed, detection-threshold or head-pose")
         }
         self.command = command
         while let argument = rest.popFirst() {

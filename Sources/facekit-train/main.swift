@@ -4,6 +4,7 @@
 //                                  prints the held-out evaluation that docs/accuracy.md quotes
 //   facekit-train landmark-seed    fits LandmarkSeed (YuNet faces to the 68-point model's box)
 //   facekit-train detection-threshold  precision/recall of YuNet's scores: the default minDetectionScore
+//   facekit-train head-pose        head pose against GENKI-4K's labels, and against YuNet's keypoints
 // Run from a release build: swift run -c release facekit-train <command> [--data DIR] [--dry-run]
 // [--cache FILE] (classifiers: remember detected landmarks between runs while experimenting)
 import Foundation
@@ -14,6 +15,7 @@ do {
     case .classifiers: try Training(options: options).run()
     case .landmarkSeed: try LandmarkSeedFit(options: options).run()
     case .detectionThreshold: try DetectionThreshold(options: options).run()
+    case .headPose: try HeadPoseStudy(options: options).run()
     }
 } catch let error as TrainingOptions.UsageError {
     FileHandle.standardError.write(Data("Error: \(error.message)\nUsage: \(TrainingOptions.usage)\n".utf8))

@@ -233,10 +233,25 @@ public final class FaceDetector {
     }
 
     private func headEulerAngles(of shape: FaceShape, imageSize: (width: Int, height: Int)) -> HeadEulerAngles {
-        let model = MeanFace.points
+        Self.headEulerAngles(of: shape, imageSize: imageSize, model: MeanFace.points)
+    }
+
+    /// Head pose (pitch, yaw, roll in degrees) from the mean face's points, leaving out those at
+    /// `excluded` dlib indices: for measuring which points the pose should rest on.
+    @_spi(Training) public static func headEulerAngles(
+        of shape: FaceShape, imageSize: (width: Int, height: Int), excluding excluded: Set<Int>
+    ) -> (x: Double, y: Double, z: Double) {
+        let angles = headEulerAngles(
+            of: shape, imageSize: imageSize, model: MeanFace.points.filter { !excluded.contains($0.dlibIndex) })
+        return (angles.x, angles.y, angles.z)
+    }
+
+    private static func headEulerAngles(of shape: FaceShape, imageSize: (width: Int, height: Int), model: [MeanFace.Point])
+        -> HeadEulerAngles
+    {
         let rotation = NativePose.rotation(
             model: model.map { ($0.x, $0.y, $0.z) }, imagePoints: model.map { shape.points[$0.dlibIndex] },
             imageWidth: imageSize.width, imageHeight: imageSize.height)
-        return rotation.map(HeadEulerAngles.from(rotation:)) ?? HeadEulerAngles(x: 0, y: 0, z: 0)
+        return rotation.map { HeadEulerAngles.from(rotation: MeanFace.levelled($0)) } ?? HeadEulerAngles(x: 0, y: 0, z: 0)
     }
 }
