@@ -8,7 +8,8 @@ import Testing
     import Glibc
 #endif
 
-/// `facekit merge` over the outputs of `analyze --shard K/N --output`.
+/// `facekit merge`, and `facekit status`, which reports the same problems, over the outputs of
+/// `analyze --shard K/N --output`.
 @Suite("merge command", .needsModels)
 struct MergeCommandTests {
     typealias Fixture = PhotoCollectionFixture
@@ -76,20 +77,27 @@ struct MergeCommandTests {
         }
     }
 
-    /// Expects `run` to be a refusal: exit status 1, nothing on standard output, `output` not
-    /// written, and a line on standard error containing each of `messages`.
+    /// Expects `facekit merge --output <output> <files>` to be a refusal: exit status 1, `output`
+    /// not written, and a line on standard error containing each of `messages`; and
+    /// `facekit status <files>` to exit with 1 and the same lines. Returns the merge's run.
+    @discardableResult
     static func expectRefused(
-        _ run: TestSupport.Run, output: String?, _ messages: [String], sourceLocation: SourceLocation = #_sourceLocation
-    ) {
+        _ files: [String], output: String, _ messages: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) -> TestSupport.Run {
+        let run = merge(["--output", output] + files)
         #expect(run.status == 1, sourceLocation: sourceLocation)
         #expect(run.stdout.isEmpty, sourceLocation: sourceLocation)
-        if let output { #expect(!FileManager.default.fileExists(atPath: output), sourceLocation: sourceLocation) }
+        #expect(!FileManager.default.fileExists(atPath: output), sourceLocation: sourceLocation)
         for message in messages {
             #expect(
                 run.stderrLines.contains { $0.hasPrefix("facekit: ") && $0.contains(message) }, "\(run.stderr)",
                 sourceLocation: sourceLocation)
         }
         #expect(run.stderrLines.last == "facekit: nothing merged", sourceLocation: sourceLocation)
+        let status = StatusCommandTests.status(files)
+        #expect(status.status == 1, sourceLocation: sourceLocation)
+        #expect(status.stderrLines == Array(run.stderrLines.dropLast()), sourceLocation: sourceLocation)
+        return run
     }
 
     @Test("a missing shard is named, and nothing is written")
@@ -98,8 +106,7 @@ struct MergeCommandTests {
             let photos = try Fixture.make(in: folder)
             let files = Self.shards(4, of: photos, in: folder)
             let output = folder + "/all.csv"
-            let run = Self.merge(["--output", output, files[0], files[1], files[3]])
-            Self.expectRefused(run, output: output, ["shard 3/4 is missing"])
+            let run = Self.expectRefused([files[0], files[1], files[3]], output: output, ["shard 3/4 is missing"])
             #expect(run.stderrLines.count == 2)
         }
     }
@@ -116,9 +123,9 @@ struct MergeCommandTests {
             #expect(try Fixture.listing(folder).contains("faces-2.csv.partial"))
             let output = folder + "/all.csv"
             // A glob of the outputs does not see an unfinished shard; its partial file or journal names it.
-            Self.expectRefused(Self.merge(["--output", output, files[0]]), output: output, ["shard 2/2 is missing"])
+            Self.expectRefused([files[0]], output: output, ["shard 2/2 is missing"])
             Self.expectRefused(
-                Self.merge(["--output", output, files[0], files[1] + ".partial"]), output: output,
+                [files[0], files[1] + ".partial"], output: output,
                 ["shard 2/2 (\(folder)/faces-2.csv) is incomplete: 1 of 3 files done; run it again with --resume"])
         }
     }
@@ -131,7 +138,7 @@ struct MergeCommandTests {
             try FileManager.default.copyItem(atPath: files[0], toPath: files[0] + ".partial")
             let output = folder + "/all.csv"
             Self.expectRefused(
-                Self.merge(["--output", output] + files), output: output,
+                files, output: output,
                 ["shard 1/2 (\(files[0])) is incomplete: \(files[0]).partial is still there"])
         }
     }
@@ -146,7 +153,7 @@ struct MergeCommandTests {
             defer { writer.close() }
             let output = folder + "/all.csv"
             Self.expectRefused(
-                Self.merge(["--output", output] + files), output: output,
+                files, output: output,
                 ["shard 2/2 (\(files[1])) is still being written: \(files[1]).journal is locked by a running facekit"])
         }
     }
@@ -159,7 +166,7 @@ struct MergeCommandTests {
             let again = Self.shards(2, of: photos, in: folder, name: "again")
             let output = folder + "/all.csv"
             Self.expectRefused(
-                Self.merge(["--output", output] + files + [again[1]]), output: output,
+                files + [again[1]], output: output,
                 ["shard 2/2 is given twice: \(files[1]) and \(again[1])"])
         }
     }
@@ -172,7 +179,7 @@ struct MergeCommandTests {
             let other = Self.shards(2, of: photos, in: folder, name: "other", options: ["--min-face-size", "0.2"])
             let output = folder + "/all.csv"
             Self.expectRefused(
-                Self.merge(["--output", output, files[0], other[1]]), output: output,
+                [files[0], other[1]], output: output,
                 [
                     "\(other[1]): made with other options than \(files[0]) "
                         + "(it: no --landmarks, --min-face-size 0.2; \(files[0]): --landmarks, --min-face-size 0.1)"
@@ -180,7 +187,7 @@ struct MergeCommandTests {
             // Shards of another split of the same collection.
             let three = Self.shards(3, of: photos, in: folder, name: "three", options: ["--landmarks"])
             Self.expectRefused(
-                Self.merge(["--output", output, files[0], three[1]]), output: output,
+                [files[0], three[1]], output: output,
                 ["\(three[1]) is shard 2/3, but \(files[0]) is shard 1/2"])
         }
     }
@@ -193,7 +200,7 @@ struct MergeCommandTests {
             let jsonl = Self.shards(2, of: photos, in: folder, options: ["--format", "jsonl"])
             let output = folder + "/all.csv"
             Self.expectRefused(
-                Self.merge(["--output", output, csv[0], jsonl[1]]), output: output,
+                [csv[0], jsonl[1]], output: output,
                 ["mixed formats: \(csv[0]) is CSV, \(jsonl[1]) is JSON Lines"])
         }
     }
@@ -208,21 +215,21 @@ struct MergeCommandTests {
             let plain = folder + "/plain.csv"
             _ = Fixture.analyze(["--output", plain, photos])
             Self.expectRefused(
-                Self.merge(["--output", output, files[0], plain]), output: output,
+                [files[0], plain], output: output,
                 ["\(plain): no \(plain).journal, so it cannot be checked"])
             Self.expectRefused(
-                Self.merge(["--output", output, files[0], folder + "/nothing.csv"]), output: output,
+                [files[0], folder + "/nothing.csv"], output: output,
                 ["\(folder)/nothing.csv: no such file, and no \(folder)/nothing.csv.journal"])
             // The collection grew between the shards.
             try TestSupport.makeFile(photos, "c.png", contents: Fixture.read(photos + "/a.png"))
             let grown = Self.shards(2, of: photos, in: folder, name: "grown")
             Self.expectRefused(
-                Self.merge(["--output", output, files[0], grown[1]]), output: output,
+                [files[0], grown[1]], output: output,
                 ["\(grown[1]): cut from a collection of 6 files, \(files[0]) from 5"])
             // A complete shard's file edited afterwards.
             try Data("source\n".utf8).write(to: URL(fileURLWithPath: files[1]))
             Self.expectRefused(
-                Self.merge(["--output", output] + files), output: output,
+                files, output: output,
                 ["\(files[1]): 7 bytes, but \(files[1]).journal says shard 2/2 (\(files[1])) completed with"])
         }
     }
