@@ -182,9 +182,10 @@ public final class FaceTracker {
         return result
     }
 
-    /// Forgets every face seen so far, for a new video; IDs are not reused.
+    /// Forgets every face seen so far, for a new video, whose IDs start again from 0: a video's
+    /// IDs then do not depend on the videos tracked before it (`facekit track --shard`).
     public func reset() {
-        tracker.removeAllTracks()
+        tracker = BoxTracker(configuration: tracker.configuration)
         followed.removeAll()
         smoothers.removeAll()
         eyeClassifiers.removeAll()

@@ -36,6 +36,7 @@ public final class AtomicFileOutput: TextOutput {
     }
 
     public func write(_ text: String) { output.write(text) }
+    public func write(bytes: ArraySlice<UInt8>) { output.write(bytes: bytes) }
     public func flush() { output.flush() }
 
     /// Flushes, syncs and renames the temporary file into place.
