@@ -7,8 +7,16 @@
 /// Somewhere text is written: standard output, standard error, a file, or a string in tests.
 public protocol TextOutput: AnyObject {
     func write(_ text: String)
+    /// Writes bytes that are already text (UTF-8, or file names as FilePathEncoding writes
+    /// them), as they are: `facekit merge` copies whole tables this way.
+    func write(bytes: ArraySlice<UInt8>)
     /// Pushes buffered text to its destination.
     func flush()
+}
+
+extension TextOutput {
+    /// Outputs that hold a `String` decode the bytes; a file writes them as they are.
+    public func write(bytes: ArraySlice<UInt8>) { write(String(decoding: bytes, as: UTF8.self)) }
 }
 
 /// Collects everything written, for running commands in process in tests.
@@ -43,6 +51,11 @@ public final class FileDescriptorOutput: TextOutput {
 
     public func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
+        if !buffered || buffer.count >= 1 << 16 { flush() }
+    }
+
+    public func write(bytes: ArraySlice<UInt8>) {
+        buffer.append(contentsOf: bytes)
         if !buffered || buffer.count >= 1 << 16 { flush() }
     }
 

@@ -15,7 +15,9 @@ public struct FaceKitCommand: ParsableCommand {
             commandName: "facekit",
             abstract: "Find faces in images and videos and describe them the way Google ML Kit does.",
             version: version,
-            subcommands: [AnalyzeCommand.self, TrackCommand.self, AnnotateCommand.self])
+            subcommands: [
+                AnalyzeCommand.self, TrackCommand.self, AnnotateCommand.self, MergeCommand.self, StatusCommand.self,
+            ])
     }
 
     public init() {}

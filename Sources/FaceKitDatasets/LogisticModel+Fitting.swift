@@ -7,13 +7,21 @@ import Foundation
 extension LogisticModel {
     /// Fits a model to `samples` (rows of features) and 0/1 `labels`: Newton's method with a light
     /// L2 penalty on the weights (not the bias), on features standardised by their means and
-    /// standard deviations, which the model keeps.
+    /// standard deviations, which the model keeps. `weights` (one per sample, default all 1) say
+    /// how much each sample counts, for example so that each person or each class counts equally
+    /// however many samples it has.
     ///
     /// ```swift
     /// LogisticModel.fit(samples: [[0], [1], [2], [3]], labels: [false, false, true, true]).weights[0] > 0   // true
     /// ```
-    public static func fit(samples: [[Double]], labels: [Bool], l2: Double = 1e-2, iterations: Int = 50) -> LogisticModel {
+    public static func fit(
+        samples: [[Double]], labels: [Bool], weights sampleWeights: [Double]? = nil, l2: Double = 1e-2,
+        iterations: Int = 50
+    ) -> LogisticModel {
         precondition(!samples.isEmpty && samples.count == labels.count, "LogisticModel.fit: one label per sample")
+        precondition(sampleWeights.map { $0.count == samples.count } ?? true, "LogisticModel.fit: one weight per sample")
+        let weightOf = sampleWeights ?? [Double](repeating: 1, count: samples.count)
+        let totalWeight = weightOf.reduce(0, +)
         let n = Double(samples.count)
         let d = samples[0].count
         let means = (0..<d).map { j in samples.reduce(0) { $0 + $1[j] } / n }
@@ -27,17 +35,18 @@ extension LogisticModel {
         for _ in 0..<iterations {
             var gradient = [Double](repeating: 0, count: d + 1)
             var hessian = [[Double]](repeating: [Double](repeating: 0, count: d + 1), count: d + 1)
-            for (row, target) in zip(x, y) {
+            for ((row, target), sampleWeight) in zip(zip(x, y), weightOf) {
                 let p = 1 / (1 + exp(-zip(row, beta).reduce(0) { $0 + $1.0 * $1.1 }))
-                let w = max(p * (1 - p), 1e-12)
+                let w = max(p * (1 - p), 1e-12) * sampleWeight
                 for a in 0...d {
-                    gradient[a] += (p - target) * row[a]
-                    for b in 0...d { hessian[a][b] += w * row[a] * row[b] }
+                    gradient[a] += (p - target) * sampleWeight * row[a]
+                    for b in a...d { hessian[a][b] += w * row[a] * row[b] }
                 }
             }
+            for a in 0...d { for b in 0..<a { hessian[a][b] = hessian[b][a] } }
             for a in 1...d {  // the bias is not penalised
-                gradient[a] += l2 * n * beta[a]
-                hessian[a][a] += l2 * n
+                gradient[a] += l2 * totalWeight * beta[a]
+                hessian[a][a] += l2 * totalWeight
             }
             let step = solve(hessian, gradient)
             for a in 0...d { beta[a] -= step[a] }

@@ -6,6 +6,10 @@ public enum SmileLabels {
     public struct Entry: Sendable {
         public var file: String
         public var smiling: Bool
+        /// GENKI-4K's head pose, in radians as the file gives it (`nil` for SMILEsmileD).
+        public var yaw: Double?
+        public var pitch: Double?
+        public var roll: Double?
     }
 
     public static func read(_ path: String) throws -> [Entry] {
@@ -14,7 +18,10 @@ public enum SmileLabels {
             .compactMap { line in
                 let fields = line.split(separator: ",")
                 guard fields.count >= 2, let smile = Int(fields[1]) else { return nil }
-                return Entry(file: folder.appendingPathComponent(String(fields[0])).path, smiling: smile == 1)
+                let pose = fields.count >= 5 ? fields[2...4].map { Double($0) } : [nil, nil, nil]
+                return Entry(
+                    file: folder.appendingPathComponent(String(fields[0])).path, smiling: smile == 1, yaw: pose[0],
+                    pitch: pose[1], roll: pose[2])
             }
     }
 

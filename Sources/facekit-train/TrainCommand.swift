@@ -12,7 +12,7 @@ struct TrainCommand: ParsableCommand {
         CommandConfiguration(
             commandName: "facekit-train",
             abstract: "Fit FaceKit's classifiers and constants on the development data.",
-            subcommands: [Training.self, LandmarkSeedFit.self, DetectionThreshold.self])
+            subcommands: [Training.self, LandmarkSeedFit.self, DetectionThreshold.self, HeadPoseStudy.self])
     }
 
     /// Not reached: a command with subcommands prints its help when none is given.
@@ -26,7 +26,9 @@ extension Training: ParsableCommand {
             abstract: "Refit the smile and eye-open models, rewrite ClassifierWeights.swift and print the held-out evaluation.")
     }
 
-    static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options, classifiers: true) }
+    static var arguments: [ArgumentDefinition<Self>] {
+        TrainingOptions.arguments(\.options, dryRun: true, cache: true)
+    }
 
     init() { self.init(options: TrainingOptions()) }
 
@@ -45,7 +47,7 @@ extension LandmarkSeedFit: ParsableCommand {
             abstract: "Fit LandmarkSeed (YuNet's faces to the 68-point model's box) and print the constants.")
     }
 
-    static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options, classifiers: false) }
+    static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options) }
 
     init() { self.init(options: TrainingOptions()) }
 
@@ -64,7 +66,26 @@ extension DetectionThreshold: ParsableCommand {
             abstract: "Print YuNet's precision and recall by score, which set the default minDetectionScore.")
     }
 
-    static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options, classifiers: false) }
+    static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options) }
+
+    init() { self.init(options: TrainingOptions()) }
+
+    func validate() throws(CommandError) { try options.validate() }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        try run()
+        return .success
+    }
+}
+
+extension HeadPoseStudy: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "head-pose",
+            abstract: "Measure head pose against GENKI-4K's labels, and against YuNet's keypoints.")
+    }
+
+    static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options, cache: true) }
 
     init() { self.init(options: TrainingOptions()) }
 

@@ -1,16 +1,16 @@
 @_spi(Training) import FaceKit
+import FaceKitArguments
 @_spi(Training) import FaceKitDatasets
 import Foundation
 
 /// The training run: extract features with the library's own code, fit, evaluate on held-out
 /// data, write the weights.
 ///
-/// Splits (nothing is tuned on the held-out halves):
+/// Splits (nothing is tuned on the held-out parts):
 /// - smile: GENKI-4K files numbered 1 mod 4 train, 3 mod 4 are held out (shared/data holds the
 ///   odd-numbered files, and GENKI is ordered by label, so a split by range would be one-sided);
-/// - eyes: FOCUS mahie_test_1 and _2 and the GENKI training faces (as open eyes) train;
-///   mahie_test_3 and the GENKI held-out faces are held out. The video eye model trains on the
-///   same two FOCUS videos and is evaluated on the third.
+/// - eyes: chosen by leave-one-group-out scores over both FOCUS people, CEW and GENKI
+///   (``EyeModelSelection``), then fitted on all of them (``EyeStudy``).
 struct Training {
     var options: TrainingOptions
 
@@ -30,16 +30,18 @@ struct Training {
         let haarScores = try zip(smile.heldOut, smile.heldOutBoxes).map { example, box in
             try haarSmile.score(in: FaceImage(contentsOfFile: example.source), face: box)
         }
-        let eyes = try EyeData.load(data: options.data, detector: detector, cache: cache, openFaces: smile.trainShapes)
+        let eyes = EyeStudy.run(samples: try EyeSamples.load(data: options.data, detector: detector, cache: cache))
         try cache.save()
-        let eyeModel = LogisticModel.fit(samples: eyes.train.map(\.features), labels: eyes.train.map(\.label))
-        let videoEyeModel = LogisticModel.fit(samples: eyes.videoTrain.map(\.features), labels: eyes.videoTrain.map(\.label))
 
         print(Report.smile(model: smileModel, genkiOnly: genkiOnlyModel, data: smile, haarScores: haarScores))
-        print(Report.eyes(model: eyeModel, data: eyes, otherPeople: smile.heldOutShapes))
-        print(Report.videoEyes(model: videoEyeModel, stillModel: eyeModel, data: eyes))
+        print(eyes.report.joined(separator: "\n"))
         if !options.dryRun {
-            try WeightsFile.write(smile: smileModel, eyeOpen: eyeModel, eyeOpenInVideo: videoEyeModel, to: options.weightsFile)
+            guard eyes.stillFeatures == .both else {
+                throw CommandError(
+                    "the selection chose \(eyes.stillFeatures.rawValue), not the features FaceClassifier "
+                        + "computes (geometry + tight patch): change FaceClassifier first; weights not written")
+            }
+            try WeightsFile.write(smile: smileModel, eyeOpen: eyes.still, eyeOpenInVideo: eyes.video, to: options.weightsFile)
             FileHandle.standardError.write(Data("facekit-train: wrote \(options.weightsFile.path)\n".utf8))
         }
     }

@@ -10,28 +10,31 @@ struct TrainingOptions {
     var developmentData = DevelopmentData()
     /// classifiers: print the evaluation without rewriting the weights file.
     var dryRun = false
-    /// classifiers: remember detected landmarks in this file between runs (see ShapeCache).
+    /// classifiers, head-pose: remember detected landmarks in this file between runs (see ShapeCache).
     var cachePath: String?
 
     /// The development data folder.
     var data: URL { developmentData.folder }
     var cache: URL? { cachePath.map { URL(fileURLWithPath: $0) } }
 
-    /// The options' definitions, bound to the group stored at `group`; `--dry-run` and
-    /// `--cache` only for a command that writes the classifiers.
-    static func arguments<Command>(_ group: WritableKeyPath<Command, TrainingOptions>, classifiers: Bool)
-        -> [ArgumentDefinition<Command>]
-    {
+    /// The options' definitions, bound to the group stored at `group`: `--data` always,
+    /// `--dry-run` for a command that writes the weights, `--cache` for one that detects
+    /// landmarks on many photos.
+    static func arguments<Command>(
+        _ group: WritableKeyPath<Command, TrainingOptions>, dryRun: Bool = false, cache: Bool = false
+    ) -> [ArgumentDefinition<Command>] {
         var definitions = [DevelopmentData.argument(group.appending(path: \.developmentData))]
-        if classifiers {
-            definitions += [
+        if dryRun {
+            definitions.append(
                 .flag(
                     "dry-run", group.appending(path: \.dryRun),
-                    help: "Print the evaluation without rewriting ClassifierWeights.swift."),
+                    help: "Print the evaluation without rewriting ClassifierWeights.swift."))
+        }
+        if cache {
+            definitions.append(
                 .option(
                     "cache", group.appending(path: \.cachePath), valueName: "file",
-                    help: "Remember detected landmarks in this file between runs, while experimenting."),
-            ]
+                    help: "Remember detected landmarks in this file between runs, while experimenting."))
         }
         return definitions
     }

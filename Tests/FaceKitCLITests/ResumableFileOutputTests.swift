@@ -28,6 +28,24 @@ struct ResumableFileOutputTests {
         }
     }
 
+    @Test("an output that keeps its journal (a shard's) has it after the commit, whole")
+    func keptJournal() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let path = folder + "/faces-2.csv"
+            let file = try ResumableFileOutput(path: path, keepsJournal: true)
+            try file.start(journalHeader: "header")
+            file.write("row 1\n")
+            try file.checkpoint("complete")
+            try file.commit()
+            #expect(try Self.read(path) == "row 1\n")
+            #expect(try Self.read(path + ".journal") == "header\ncomplete\n")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["faces-2.csv", "faces-2.csv.journal"])
+            // Opened again and closed without a start, as a resume that finds it complete does.
+            try ResumableFileOutput(path: path, keepsJournal: true).close()
+            #expect(try Self.read(path + ".journal") == "header\ncomplete\n")
+        }
+    }
+
     @Test("closing leaves both files; resuming cuts the partial file and the journal to a checkpoint")
     func closeAndResume() throws {
         try TestSupport.withTemporaryFolder { folder in

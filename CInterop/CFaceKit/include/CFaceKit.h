@@ -415,6 +415,14 @@ int32_t fk_cascade_best_neighbours(fk_cascade *cascade, const fk_image *image, f
 int32_t fk_image_copy_pixels(const fk_image *image, int32_t format, uint8_t *out, size_t capacity,
                              int32_t bytes_per_row, fk_error *error);
 
+/* Samples a width x height grey patch of the image: patch pixel (x, y) (pixel centres, origin
+ * top left) takes the bilinearly interpolated grey value at image point
+ * (a[0] x + a[1] y + a[2], a[3] x + a[4] y + a[5]); points outside the image take the nearest
+ * edge pixel. For appearance features of a part of a face (an eye, aligned by its corners).
+ * width and height must be 1 ... 1024 and capacity at least width * height; rows are packed. */
+int32_t fk_image_sample_gray(const fk_image *image, const float affine[6], int32_t width, int32_t height,
+                             uint8_t *out, size_t capacity, fk_error *error);
+
 /* Encodes the image in the format file_extension names, with or without its dot: "png", "jpg"
  * ("jpeg", "jpe"), "bmp" ("dib"), "tif" ("tiff") or "webp", any case. quality (1 ... 100) sets
  * JPEG's and WebP's quality; PNG, BMP and TIFF are lossless and ignore it. An unknown extension

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -58,6 +59,35 @@ extern "C" int32_t fk_image_copy_pixels(const fk_image *image, int32_t format, u
         else cv::cvtColor(source, view, codes[format]);
         // cvtColor and copyTo write into the caller's buffer only if the sizes match, as here.
         fk::require(view.data == out, "internal: pixel copy was reallocated");
+    });
+}
+
+extern "C" int32_t fk_image_sample_gray(const fk_image *image, const float affine[6], int32_t width,
+                                        int32_t height, uint8_t *out, size_t capacity, fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(image != nullptr && affine != nullptr && out != nullptr, "image, affine and out must not be NULL");
+        fk::require(width >= 1 && width <= 1024 && height >= 1 && height <= 1024, "patch size out of range");
+        fk::require(capacity >= size_t(width) * size_t(height), "capacity does not hold the patch");
+        for (int i = 0; i < 6; ++i) fk::require(std::isfinite(affine[i]), "affine has a non-finite entry");
+        const cv::Mat &source = image->bgr;
+        // Only the region the patch maps from (plus a pixel for interpolation) is made grey.
+        float xs[4], ys[4];
+        const float corners[4][2] = {{0, 0}, {float(width), 0}, {0, float(height)}, {float(width), float(height)}};
+        for (int i = 0; i < 4; ++i) {
+            xs[i] = affine[0] * corners[i][0] + affine[1] * corners[i][1] + affine[2];
+            ys[i] = affine[3] * corners[i][0] + affine[4] * corners[i][1] + affine[5];
+        }
+        const auto clampTo = [](float v, int high) { return std::max(0, std::min(high, int(v))); };
+        const int x0 = clampTo(std::floor(*std::min_element(xs, xs + 4)) - 1, source.cols - 1);
+        const int y0 = clampTo(std::floor(*std::min_element(ys, ys + 4)) - 1, source.rows - 1);
+        const int x1 = clampTo(std::ceil(*std::max_element(xs, xs + 4)) + 2, source.cols);
+        const int y1 = clampTo(std::ceil(*std::max_element(ys, ys + 4)) + 2, source.rows);
+        cv::Mat grey;
+        cv::cvtColor(source(cv::Rect(x0, y0, std::max(1, x1 - x0), std::max(1, y1 - y0))), grey, cv::COLOR_BGR2GRAY);
+        const cv::Matx23d map(affine[0], affine[1], affine[2] - x0, affine[3], affine[4], affine[5] - y0);
+        cv::Mat view(height, width, CV_8UC1, out);
+        cv::warpAffine(grey, view, map, view.size(), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+        fk::require(view.data == out, "internal: patch was reallocated");
     });
 }
 

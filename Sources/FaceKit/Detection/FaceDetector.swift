@@ -171,10 +171,10 @@ public final class FaceDetector: Sendable {
     @_spi(Training) public func analyse(_ image: FaceImage) throws(FaceKitError) -> [(face: Face, shape: FaceShape)] {
         let candidates = try candidates(in: image)
         let shapes = try shapes(in: image, seedBoxes: candidates.map(\.seedBox))
-        var analysed = zip(candidates, shapes).map { candidate, shape in
-            (face: face(
+        var analysed = try zip(candidates, shapes).map { candidate, shape throws(FaceKitError) in
+            (face: try face(
                 frame: image.fullSizeBox(candidate.frame), shape: shape, classifiedAs: shape,
-                detectionScore: candidate.score, imageSize: image.fullSize), shape: shape)
+                detectionScore: candidate.score, image: image), shape: shape)
         }
         analysed.sort { ($0.face.frame.minX, $0.face.frame.minY) < ($1.face.frame.minX, $1.face.frame.minY) }
         if options.contourMode == .all,
@@ -216,10 +216,9 @@ public final class FaceDetector: Sendable {
     /// from `shape`, the probabilities from `classifiedAs` (the same shape in stills; in video
     /// the smoothed shape gives the geometry, the measured one the probabilities).
     func face(
-        frame: CGRect, shape: FaceShape, classifiedAs measured: FaceShape, detectionScore: Double,
-        imageSize: (width: Int, height: Int)
-    ) -> Face {
-        let angles = headEulerAngles(of: shape, imageSize: imageSize)
+        frame: CGRect, shape: FaceShape, classifiedAs measured: FaceShape, detectionScore: Double, image: FaceImage
+    ) throws(FaceKitError) -> Face {
+        let angles = headEulerAngles(of: shape, imageSize: image.fullSize)
         var face = Face(
             frame: frame, headEulerAngleX: angles.x, headEulerAngleY: angles.y, headEulerAngleZ: angles.z,
             detectionScore: detectionScore)
@@ -227,7 +226,7 @@ public final class FaceDetector: Sendable {
             face.landmarks = LandmarkConstruction.landmarks(from: shape, yawDegrees: angles.y)
         }
         if options.classificationMode == .all {
-            FaceClassifier.classify(&face, shape: measured)
+            try FaceClassifier.classify(&face, shape: measured, image: image)
         } else {
             FaceClassifier.markAbsent(&face, Face.Probability.allCases, .notRequested)
         }
@@ -235,10 +234,25 @@ public final class FaceDetector: Sendable {
     }
 
     private func headEulerAngles(of shape: FaceShape, imageSize: (width: Int, height: Int)) -> HeadEulerAngles {
-        let model = MeanFace.points
+        Self.headEulerAngles(of: shape, imageSize: imageSize, model: MeanFace.points)
+    }
+
+    /// Head pose (pitch, yaw, roll in degrees) from the mean face's points, leaving out those at
+    /// `excluded` dlib indices: for measuring which points the pose should rest on.
+    @_spi(Training) public static func headEulerAngles(
+        of shape: FaceShape, imageSize: (width: Int, height: Int), excluding excluded: Set<Int>
+    ) -> (x: Double, y: Double, z: Double) {
+        let angles = headEulerAngles(
+            of: shape, imageSize: imageSize, model: MeanFace.points.filter { !excluded.contains($0.dlibIndex) })
+        return (angles.x, angles.y, angles.z)
+    }
+
+    private static func headEulerAngles(of shape: FaceShape, imageSize: (width: Int, height: Int), model: [MeanFace.Point])
+        -> HeadEulerAngles
+    {
         let rotation = NativePose.rotation(
             model: model.map { ($0.x, $0.y, $0.z) }, imagePoints: model.map { shape.points[$0.dlibIndex] },
             imageWidth: imageSize.width, imageHeight: imageSize.height)
-        return rotation.map(HeadEulerAngles.from(rotation:)) ?? HeadEulerAngles(x: 0, y: 0, z: 0)
+        return rotation.map { HeadEulerAngles.from(rotation: MeanFace.levelled($0)) } ?? HeadEulerAngles(x: 0, y: 0, z: 0)
     }
 }

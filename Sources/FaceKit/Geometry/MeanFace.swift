@@ -44,6 +44,27 @@ enum MeanFace {
     /// The model in the face frame, for solvePnP: x = -x, y = -y, z = -z of the published values.
     static let points: [Point] = published.map { Point(dlibIndex: $0.dlibIndex, x: -$0.x, y: -$0.y, z: -$0.z) }
 
+    /// How far the model's own "level" (its y axis straight down) is tilted from a face looking
+    /// straight at the camera, in degrees of pitch: fitted to GENKI-4K's pose labels, on whose
+    /// development files FaceKit's pitch read 3.6 degrees low on average, whichever half of them
+    /// the offset was taken from (`facekit-train head-pose`, docs/accuracy.md).
+    static let levelPitchDegrees = 3.6
+
+    /// A solvePnP rotation of ``points`` (face frame to camera, row-major) turned so that a face
+    /// looking straight at the camera reads pitch 0: `rotation` times the rotation about the
+    /// face's x axis by -``levelPitchDegrees``.
+    static func levelled(_ rotation: [Double]) -> [Double] {
+        let angle = -levelPitchDegrees * .pi / 180
+        let (c, s) = (cos(angle), sin(angle))
+        var result = rotation
+        for row in 0..<3 {
+            let (y, z) = (rotation[3 * row + 1], rotation[3 * row + 2])
+            result[3 * row + 1] = y * c + z * s
+            result[3 * row + 2] = -y * s + z * c
+        }
+        return result
+    }
+
     /// The dlib points to pass to solvePnP alongside ``points``, in the same order.
     static let dlibIndices: [Int] = points.map(\.dlibIndex)
 }

@@ -60,3 +60,31 @@ extension FaceImage {
         return result
     }
 }
+
+extension FaceImage {
+    /// A `width` x `height` grey patch whose pixel (x, y) is the image's grey value, bilinearly
+    /// interpolated, at (a0 x + a1 y + a2, a3 x + a4 y + a5) for `affine` = [a0 ... a5]; points
+    /// off the image take the nearest edge pixel. Rows are packed. Runs `fk_image_sample_gray`.
+    func grayPatch(affine: [Double], width: Int, height: Int) throws(FaceKitError) -> [UInt8] {
+        precondition(affine.count == 6, "grayPatch: an affine map has 6 entries")
+        var result = [UInt8](repeating: 0, count: width * height)
+        let map = affine.map { Float($0) }
+        let failure = result.withUnsafeMutableBufferPointer { buffer -> FaceKitError? in
+            do throws(FaceKitError) {
+                try callNative(subject: "image") {
+                    fk_image_sample_gray(handle.pointer, map, Int32(width), Int32(height), buffer.baseAddress, buffer.count, $0)
+                }
+                return nil
+            } catch { return error }
+        }
+        if let failure { throw failure }
+        return result
+    }
+
+    /// A point of the full-size image in this image's pixels: the inverse of ``fullSizePoint(_:)``.
+    func decodedPoint(_ point: CGPoint) -> CGPoint {
+        guard reduction > 1 else { return point }
+        let r = Double(reduction)
+        return CGPoint(x: (point.x - (r - 1) / 2) / r, y: (point.y - (r - 1) / 2) / r)
+    }
+}

@@ -173,16 +173,19 @@ public final class FaceTracker {
         followed = Dictionary(uniqueKeysWithValues: faces.map { ($0.id, $0.state) })
         smoothers = smoothers.filter { live.contains($0.key) }
 
-        var result = faces.map { id, state in face(id: id, state: state, image: image, timestampMs: timestampMs) }
+        var result = try faces.map { id, state throws(FaceKitError) in
+            try face(id: id, state: state, image: image, timestampMs: timestampMs)
+        }
         result.sort { ($0.frame.minX, $0.frame.minY) < ($1.frame.minX, $1.frame.minY) }
         // A face unseen for a whole window has no usable eye history left.
         eyeClassifiers = eyeClassifiers.filter { $0.value.lastTimestampMs >= timestampMs - EyeOpenLevel.window }
         return result
     }
 
-    /// Forgets every face seen so far, for a new video; IDs are not reused.
+    /// Forgets every face seen so far, for a new video, whose IDs start again from 0: a video's
+    /// IDs then do not depend on the videos tracked before it (`facekit track --shard`).
     public func reset() {
-        tracker.removeAllTracks()
+        tracker = BoxTracker(configuration: tracker.configuration)
         followed.removeAll()
         smoothers.removeAll()
         eyeClassifiers.removeAll()
@@ -273,16 +276,17 @@ public final class FaceTracker {
     }
 
     /// The reported face: smoothed geometry, probabilities from the measured points.
-    private func face(id: Int, state: FaceFollower.State, image: FaceImage, timestampMs: Double) -> Face {
+    private func face(id: Int, state: FaceFollower.State, image: FaceImage, timestampMs: Double) throws(FaceKitError)
+        -> Face
+    {
         var box = state.frame
         var shape = state.shape
         if isSmoothing {
             (box, shape) = smoothers[id, default: FaceSmoother(parameters: FaceSmoother.defaultParameters)]
                 .smooth(box: box, shape: shape, timestampMs: timestampMs)
         }
-        var face = detector.face(
-            frame: box, shape: shape, classifiedAs: state.shape, detectionScore: state.detectionScore,
-            imageSize: image.fullSize)
+        var face = try detector.face(
+            frame: box, shape: shape, classifiedAs: state.shape, detectionScore: state.detectionScore, image: image)
         face.trackingID = id
         if options.classificationMode == .all {
             eyeClassifiers[id, default: VideoEyeClassifier()].refine(&face, shape: state.shape, timestampMs: timestampMs)

@@ -109,11 +109,12 @@ struct AnalyzeCommand: ParsableCommand {
     var collectionShard: CollectionShard? { shard.flatMap(CollectionShard.init(argument:)) }
 
     /// What the journal records to tell whether a resumed run is the same run.
-    var journalSettings: AnalyzeJournal.Settings {
-        AnalyzeJournal.Settings(
+    var journalSettings: AnalyzeSettings {
+        AnalyzeSettings(
             facekitVersion: FaceKitCommand.version, format: format.rawValue, mode: detection.mode.rawValue,
             landmarks: detection.landmarks, contours: detection.contours, classify: detection.classify,
-            minFaceSize: detection.minFaceSize, minDetectionScore: detection.minDetectionScore, maxPixels: maxPixels, shard: collectionShard?.description, paths: paths)
+            minFaceSize: detection.minFaceSize, minDetectionScore: detection.minDetectionScore, maxPixels: maxPixels,
+            shard: collectionShard?.description, paths: paths)
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
@@ -123,24 +124,18 @@ struct AnalyzeCommand: ParsableCommand {
     /// ``run(_:)`` with the knobs tests turn: how often to checkpoint, and where to stop as if killed.
     func run(_ context: CommandContext, hooks: AnalyzeHooks) throws -> ExitStatus {
         let showProgress = !quiet && context.stderr.isTerminal
-        let file = try output.map { path throws(OutputError) in try ResumableFileOutput(path: path) }
+        // A shard keeps its journal once complete: the record facekit merge and status read.
+        let file = try output.map { path throws(OutputError) in
+            try ResumableFileOutput(path: path, keepsJournal: shard != nil)
+        }
         // Whatever happens before the end, the files are left for a later --resume.
         defer { file?.close() }
         let plan = try file.map { try ResumePlan.make(for: $0, settings: journalSettings, resume: resume) } ?? .fresh
-        if case .complete(let finishing) = plan, let file {
-            if let finishing {
-                try file.resume(atByte: finishing.bytes, journalLength: finishing.journalLength)
-                try file.commit()
-            } else {
-                file.discard()
-            }
-            if showProgress {
-                context.stderr.write(MessageText.escaped("\(file.path) is already complete: nothing to resume") + "\n")
-            }
-            return .success
+        if let file, try plan.finishIfComplete(file, context: context, showProgress: showProgress) { return .success }
+        var resuming: (Int?, JournalCheckpoint, String)?
+        if case .resume(let header, let checkpoint, _) = plan, let file {
+            resuming = (header.collectionSize, checkpoint, file.path)
         }
-        var resuming: (AnalyzeJournal.Header, AnalyzeJournal.Checkpoint, String)?
-        if case .resume(let header, let checkpoint, _) = plan, let file { resuming = (header, checkpoint, file.path) }
         // Checked before the models load, so that a refused resume is quick.
         let inputs = try CollectionInputs(paths: paths, shard: collectionShard, resuming: resuming)
         // Several workers: any dlib network they run gets one BLAS thread each, so N workers use N cores.

@@ -20,7 +20,7 @@ import Foundation
 /// ```
 struct AnnotationTarget: Equatable {
     /// Extensions taken as videos, any case; everything else is read as an image.
-    static let videoExtensions: Set<String> = ["mp4", "mov", "avi", "mkv", "m4v", "webm"]
+    static let videoExtensions = ImageFileWalker.videoExtensions
 
     var input: String
     /// The output's path below the output folder.

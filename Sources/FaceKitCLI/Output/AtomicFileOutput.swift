@@ -37,6 +37,7 @@ final class AtomicFileOutput: TextOutput {
     }
 
     func write(_ text: String) { output.write(text) }
+    func write(bytes: ArraySlice<UInt8>) { output.write(bytes: bytes) }
     func flush() { output.flush() }
 
     /// Flushes, syncs and renames the temporary file into place.

@@ -20,7 +20,8 @@ import FaceKitArguments
 /// - ``checkpoint(_:)`` flushes and syncs the partial file, then appends a line to the journal and
 ///   syncs it, so every journal line describes data already on disk. The journal's lines are
 ///   opaque here; ``journalLines()`` reads them back, leaving out a last line torn by a crash.
-/// - ``commit()`` renames the partial file over `FILE`, syncs the folder and deletes the journal.
+/// - ``commit()`` renames the partial file over `FILE`, syncs the folder and deletes the journal,
+///   unless ``keepsJournal`` (a shard's journal stays as the record `facekit merge` checks).
 /// - ``close()``, or dropping the value without ``commit()``, leaves both files for a resume.
 ///
 /// ```swift
@@ -37,6 +38,8 @@ final class ResumableFileOutput: TextOutput {
     let partialPath: String
     /// `FILE.journal`, one line per checkpoint after a first line describing the run.
     let journalPath: String
+    /// Whether ``commit()`` leaves the journal, with its complete checkpoint, next to `FILE`.
+    let keepsJournal: Bool
     private let journal: Int32
     private let createdJournal: Bool
     private var partial: FileDescriptorOutput?
@@ -51,8 +54,9 @@ final class ResumableFileOutput: TextOutput {
         var end: UInt64
     }
 
-    init(path: String) throws(OutputError) {
+    init(path: String, keepsJournal: Bool = false) throws(OutputError) {
         self.path = path
+        self.keepsJournal = keepsJournal
         partialPath = path + ".partial"
         journalPath = path + ".journal"
         var info = stat()
@@ -94,13 +98,18 @@ final class ResumableFileOutput: TextOutput {
 
     /// The journal's complete lines, in order; a last line without its LF is left out.
     func journalLines() throws(OutputError) -> [JournalLine] {
+        try Self.journalLines(descriptor: journal, path: journalPath)
+    }
+
+    /// The complete lines of the journal open at `descriptor` (named `path` in messages).
+    static func journalLines(descriptor: Int32, path: String) throws(OutputError) -> [JournalLine] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { pread(journal, $0.baseAddress, $0.count, off_t(bytes.count)) }
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(bytes.count)) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw OutputError("\(journalPath): cannot read: \(systemErrorMessage(errno))")
+                throw OutputError("\(path): cannot read: \(systemErrorMessage(errno))")
             }
             if count == 0 { break }
             bytes += chunk[..<count]
@@ -152,8 +161,8 @@ final class ResumableFileOutput: TextOutput {
         try appendToJournal(line)
     }
 
-    /// Renames `FILE.partial` over `FILE` and deletes the journal; call after the last
-    /// ``checkpoint(_:)``.
+    /// Renames `FILE.partial` over `FILE` and deletes the journal (unless ``keepsJournal``); call
+    /// after the last ``checkpoint(_:)``.
     func commit() throws(OutputError) {
         guard let partial else { preconditionFailure("ResumableFileOutput.commit before start or resume") }
         partial.flush()
@@ -166,7 +175,7 @@ final class ResumableFileOutput: TextOutput {
         }
         if renamed != 0 { throw failure(renamed, path) }
         syncFolder()
-        TemporaryFile.removeFile(journalPath)
+        if !keepsJournal { TemporaryFile.removeFile(journalPath) }
         close()
     }
 

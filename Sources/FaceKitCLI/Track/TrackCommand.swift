@@ -10,22 +10,30 @@ import FaceKitArguments
 /// `facekit track`: follows every face through videos and writes one row per face per analysed
 /// frame, with a tracking ID that stays with the same person.
 ///
-/// A video that cannot be opened is reported on standard error, one line, and the others are
+/// The inputs are videos and folders, searched for videos (``ImageFileWalker`` with
+/// ``ImageFileWalker/videoExtensions``) in the walk order of `analyze`; each video's IDs start at
+/// 0. A video that cannot be opened is reported on standard error, one line, and the others are
 /// still tracked; a video that stops decoding half way keeps the rows written before and says at
-/// which frame it stopped. Either makes the exit status 1; a wrong command line is 64.
+/// which frame it stopped. Either makes the exit status 1; a wrong command line is 64. As for
+/// `analyze`, `--shard K/N` takes one contiguous share of the videos and `--resume` continues an
+/// interrupted `--output`, video by video: a video is never split, and one interrupted half way
+/// is tracked again from its start.
 struct TrackCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "track",
             abstract: "Follow faces through videos and write one row per face per analysed frame.",
             discussion: """
-                Tracking IDs are unique within one run: a face keeps its ID while it is detected, \
+                Tracking IDs are unique within one video: a face keeps its ID while it is detected, \
                 and through up to --max-missed analysed frames without a detection. When dlib's \
                 face descriptor model is found, a face that comes back later (up to --reid-window \
                 seconds after it was last seen) is recognised by appearance and keeps its ID too; \
                 --no-reid turns that off. Contours \
-                cannot be combined with tracking. A video that cannot be read is reported on \
-                standard error and skipped; the exit status is then 1.
+                cannot be combined with tracking. Folders are searched recursively for files named \
+                .mp4, .mov, .avi, .mkv, .m4v or .webm, in path order. A video that cannot be read is \
+                reported on standard error and skipped; the exit status is then 1. With --output, an \
+                interrupted run can be continued with --resume, video by video; --shard splits the \
+                videos between machines.
                 """)
     }
 
@@ -49,11 +57,17 @@ struct TrackCommand: ParsableCommand {
                 .option(
                     "output", \.output, valueName: "file",
                     help: "Write to this file, replaced only once complete, instead of standard output."),
+                .flag(
+                    "resume", \.resume,
+                    help: "Continue an interrupted run with the same options and --output after its last complete video."),
+                .option(
+                    "shard", \.shard, valueName: "k/n",
+                    help: "Track only the kth of n contiguous shares of the videos in path order, as 2/4."),
                 .option(
                     "summary", \.summary, valueName: "file",
                     help: "Also write one CSV row per tracking ID (first and last frame, duration, blinks) to this file."),
                 .flag("quiet", \.quiet, help: "Do not show progress and the closing summary on a terminal."),
-                .positional("video", \.videos, help: "A video file (MP4, MOV, AVI, ...)."),
+                .positional("input", \.videos, help: "A video file (MP4, MOV, AVI, ...), or a folder to search for videos."),
             ]
     }
 
@@ -65,6 +79,8 @@ struct TrackCommand: ParsableCommand {
     var video = VideoFlags()
     var format: OutputFormat = .csv
     var output: String?
+    var resume = false
+    var shard: String?
     var summary: String?
     var quiet = false
     var videos: [String] = []
@@ -106,13 +122,59 @@ struct TrackCommand: ParsableCommand {
         try video.validate()
         if output?.isEmpty == true { throw CommandError("The value '' is invalid for '--output <file>'") }
         if summary?.isEmpty == true { throw CommandError("The value '' is invalid for '--summary <file>'") }
+        if let shard, CollectionShard(argument: shard) == nil {
+            throw CommandError(
+                "The value '\(shard)' is invalid for '--shard <k/n>': "
+                    + "it must be two whole numbers k/n with 1 <= k <= n, as in 2/4")
+        }
+        if resume && output == nil {
+            throw CommandError("'--resume' needs '--output <file>': only a file output can be continued")
+        }
+        if resume && summary != nil {
+            throw CommandError(
+                "'--summary' cannot be combined with '--resume': the per-track table is made in one run, "
+                    + "and the tracks of videos done before the interruption are not kept")
+        }
         try detection.validate(detectorOptions)
     }
 
+    /// The share of the videos to track, from `--shard`.
+    var collectionShard: CollectionShard? { shard.flatMap(CollectionShard.init(argument:)) }
+
+    /// What the journal records to tell whether a resumed run is the same run.
+    var journalSettings: TrackSettings {
+        TrackSettings(
+            facekitVersion: FaceKitCommand.version, format: format.rawValue, mode: detection.mode.rawValue,
+            landmarks: detection.landmarks, classify: detection.classify, minFaceSize: detection.minFaceSize,
+            minDetectionScore: detection.minDetectionScore, every: frames.every, start: frames.start, end: frames.end,
+            detectionInterval: video.detectionInterval, smoothing: !video.noSmoothing, maxMissed: maxMissed,
+            reidWindow: reidWindow, reid: !noReid, shard: collectionShard?.description, paths: videos)
+    }
+
     func run(_ context: CommandContext) throws -> ExitStatus {
-        let file = try output.map { path throws(OutputError) in try AtomicFileOutput(path: path) }
+        try run(context, hooks: TrackHooks())
+    }
+
+    /// ``run(_:)`` with the knob tests turn: where to stop as if killed.
+    func run(_ context: CommandContext, hooks: TrackHooks) throws -> ExitStatus {
+        // A shard keeps its journal once complete: the record facekit merge and status read.
+        let file = try output.map { path throws(OutputError) in
+            try ResumableFileOutput(path: path, keepsJournal: shard != nil)
+        }
+        // Whatever happens before the end, the files are left for a later --resume.
+        defer { file?.close() }
+        let plan = try file.map { try ResumePlan.make(for: $0, settings: journalSettings, resume: resume) } ?? .fresh
+        if let file, try plan.finishIfComplete(file, context: context, showProgress: showsProgress(context)) {
+            return .success
+        }
+        var resuming: (Int?, JournalCheckpoint, String)?
+        if case .resume(let header, let checkpoint, _) = plan, let file {
+            resuming = (header.collectionSize, checkpoint, file.path)
+        }
+        // Checked before the models load, so that a refused resume is quick.
+        let inputs = try CollectionInputs(
+            paths: videos, extensions: ImageFileWalker.videoExtensions, shard: collectionShard, resuming: resuming)
         let summaryFile = try summary.map { path throws(OutputError) in try AtomicFileOutput(path: path) }
-        let sink: any TextOutput = file ?? context.stdout
         let tracker: FaceTracker
         do {
             tracker = try video.tracker(
@@ -120,7 +182,6 @@ struct TrackCommand: ParsableCommand {
                 configuration: trackerConfiguration, models: detection.models, reidentification: reidentification,
                 every: frames.every)
         } catch {
-            file?.discard()
             summaryFile?.discard()
             if case .invalidOption = error { throw DetectionFlags.usageError(error) }
             throw error
@@ -128,32 +189,63 @@ struct TrackCommand: ParsableCommand {
         // Said even with --quiet: it changes what the IDs mean.
         if let note = tracker.reidentificationNote { context.stderr.writeDiagnostic(note) }
         let started = ContinuousClock.now
+
+        var checkpointer: CollectionCheckpointer?
+        var tally = TrackTally()
+        if case .resume(_, let checkpoint, let journalLength) = plan, let file {
+            try file.resume(atByte: checkpoint.bytes, journalLength: journalLength)
+            tally = TrackTally(resumedFrom: checkpoint.tally)
+            checkpointer = CollectionCheckpointer(
+                output: file, interval: .zero, inputs: inputs.done, digest: inputs.digest, lastPath: inputs.lastPath)
+        } else if let file {
+            try file.start(
+                journalHeader: TrackJournal.line(
+                    TrackJournal.Header(settings: journalSettings, collectionSize: inputs.collectionSize)))
+            checkpointer = CollectionCheckpointer(output: file, interval: .zero)
+        }
+        let sink: any TextOutput = file ?? context.stdout
         let writer = format.writer(columns: FaceRecordColumns(landmarks: detection.landmarks), output: sink)
-        writer.writeHeader()
-        var table = TrackSummary(countsBlinks: detection.classify)
-        var tally = TrackTally(videos: videos)
-        for path in videos {
+        if case .fresh = plan { writer.writeHeader() }
+        var table = summaryFile.map { _ in TrackSummary(countsBlinks: detection.classify) }
+        var framesLeft = hooks.stopAfterFrames
+        for entry in inputs.remaining {
             tracker.reset()
-            let outcome = track(path, with: tracker, context: context) { record in
-                writer.write(record)
-                tally.faces += 1
-                table.add(
-                    record.face, source: record.source, frame: record.frame!,
-                    timestampMs: record.timestampMilliseconds!)
+            var ids = Set<Int>()
+            let outcome: (framesAnalysed: Int, failure: String?)
+            if let failure = entry.failureDescription {
+                outcome = (0, failure)
+            } else {
+                outcome = track(entry.path, with: tracker, context: context, framesLeft: &framesLeft) { record in
+                    writer.write(record)
+                    tally.faces += 1
+                    ids.insert(record.face.trackingID!)
+                    table?.add(
+                        record.face, source: record.source, frame: record.frame!,
+                        timestampMs: record.timestampMilliseconds!)
+                }
             }
+            // Stopped as a kill would stop it: no checkpoint for this video, no rename.
+            if framesLeft == 0 { return .failure }
+            tally.countVideo(entry.path)
             tally.framesAnalysed += outcome.framesAnalysed
+            tally.tracks += ids.count
             if let message = outcome.failure {
                 context.stderr.writeDiagnostic(message)
                 tally.failures += 1
             }
+            // A video is resumed from its start, so the only checkpoints are at the end of one.
+            checkpointer?.record(entry.path)
+            checkpointer?.checkpointIfPending(tally.collectionTally)
+            if let failure = checkpointer?.failure {
+                throw OutputError(failure.description + "; the rows before are kept: run again with --resume to continue")
+            }
         }
-        tally.tracks = table.entries.count
-        if let summaryFile {
+        if let summaryFile, let table {
             summaryFile.write(table.csv())
             try summaryFile.commit()
         }
-        if let file {
-            try file.commit()
+        if let checkpointer {
+            try checkpointer.finish(tally.collectionTally)
         } else {
             sink.flush()
         }
@@ -169,8 +261,12 @@ struct TrackCommand: ParsableCommand {
     /// Tracks one video, handing each face's record to `emit`; returns how many frames were
     /// analysed, and the message to report when the video could not be read to its end (`nil`
     /// when it was).
+    ///
+    /// `framesLeft` counts analysed frames down to a stop as abrupt as a kill (tests): at 0 the
+    /// video is left part way.
     private func track(
-        _ path: String, with tracker: FaceTracker, context: CommandContext, emit: (FaceRecord) -> Void
+        _ path: String, with tracker: FaceTracker, context: CommandContext, framesLeft: inout Int?,
+        emit: (FaceRecord) -> Void
     ) -> (framesAnalysed: Int, failure: String?) {
         let video: VideoReader
         do {
@@ -195,6 +291,10 @@ struct TrackCommand: ParsableCommand {
                                 index: face, face: detected))
                     }
                     framesAnalysed += 1
+                    if let left = framesLeft {
+                        framesLeft = left - 1
+                        if left == 1 { return (framesAnalysed, nil) }
+                    }
                 }
                 progress.update(framesRead: frames.framesRead, framesAnalysed: framesAnalysed)
             }
@@ -203,4 +303,11 @@ struct TrackCommand: ParsableCommand {
         }
         return (framesAnalysed, frames.passedEnd ? nil : video.stoppedDecodingMessage(kept: "rows"))
     }
+}
+
+/// What tests change in a run of ``TrackCommand``.
+struct TrackHooks {
+    /// Stop after this many frames of this run are analysed and their rows written, as a kill
+    /// would: no checkpoint for the video being tracked, no rename.
+    var stopAfterFrames: Int?
 }

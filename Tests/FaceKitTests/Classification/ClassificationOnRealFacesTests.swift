@@ -4,7 +4,10 @@ import FaceKitDatasets
 import FaceKitTestSupport
 @testable import FaceKit
 
-/// The shipped smile and eye models on real faces they were not trained on.
+/// The shipped smile and eye models on real faces. The smile checks use GENKI files the smile
+/// model was not fitted on; the eye model is fitted on all of the development eyes (chosen by
+/// leave-one-group-out scores, docs/accuracy.md), so its checks here show that the shipped
+/// weights and the features computed at run time agree, not how it generalises.
 @Suite("Classification on real faces", .needsModels, .needsSharedData)
 struct ClassificationOnRealFacesTests {
     static func detector(minFaceSize: Double = 0.1) throws -> FaceDetector {
@@ -52,7 +55,36 @@ struct ClassificationOnRealFacesTests {
         #expect(metrics.accuracy() >= 0.8, "accuracy \(metrics.accuracy())")
     }
 
-    @Test("blinks in the held-out FOCUS clip are found at the labelled frames")
+    /// The mean of the two eyes' open probabilities of the largest face, or `nil` without one.
+    static func eyesOpen(_ image: FaceImage, detector: FaceDetector) throws -> Double? {
+        guard let face = try detector.process(image).max(by: { $0.frame.width < $1.frame.width }),
+            let left = face.leftEyeOpenProbability, let right = face.rightEyeOpenProbability
+        else { return nil }
+        return (left + right) / 2
+    }
+
+    @Test("strangers' closed eyes (CEW) read below one half, open eyes (GENKI) above")
+    func closedAndOpenEyes() throws {
+        let detector = try Self.detector(minFaceSize: 0.2)
+        let folder = TestData.shared("eyes/cew-closed")
+        let crops = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".jpg") }.sorted()
+        var closed: [Double] = []
+        for name in crops.enumerated().filter({ $0.offset % 30 == 0 }).map(\.element) {  // 20 crops
+            let image = try FaceImage(contentsOfFile: folder + "/" + name)
+            if let open = try Self.eyesOpen(image, detector: detector) { closed.append(open) }
+        }
+        let genki = try SmileLabels.read(TestData.shared("smile/genki4k/labels.csv"))
+        var open: [Double] = []
+        for entry in genki.enumerated().filter({ $0.offset % 100 == 0 }).map(\.element) {  // 20 faces
+            if let value = try Self.eyesOpen(FaceImage(contentsOfFile: entry.file), detector: detector) { open.append(value) }
+        }
+        #expect(closed.count >= 17 && open.count >= 19, "faces found: \(closed.count) CEW, \(open.count) GENKI")
+        // Left out of the fit, 96% of CEW faces read closed and 86% of GENKI faces open.
+        #expect(Double(closed.filter { $0 < 0.5 }.count) >= 0.8 * Double(closed.count), "CEW closed eyes read as: \(closed)")
+        #expect(Double(open.filter { $0 >= 0.5 }.count) >= 0.75 * Double(open.count), "GENKI open eyes read as: \(open)")
+    }
+
+    @Test("blinks in a FOCUS clip are found at the labelled frames")
     func blinks() throws {
         let detector = try Self.detector(minFaceSize: 0.2)
         let folder = "eyes/focus-blink/mahie_test_3"
@@ -69,19 +101,18 @@ struct ClassificationOnRealFacesTests {
         }
         let closedFrames = (1...lastFrame).filter { closed[$0] == true }
         try #require(!closedFrames.isEmpty, "the clip's first \(lastFrame) frames hold a blink")
-        // A still-photo model cannot know this person's open-eye level, so her blinks read as
-        // "less likely open" rather than "closed" (docs/accuracy.md). They must still stand out:
-        // every blink dips below 0.9, which almost no frame away from blinks does.
+        // The still-photo model reads her blinks as closed and the rest as open (left out of the
+        // fit, her frames read right 99% of the time at 0.5: docs/accuracy.md).
         var runs: [[Int]] = []
         for frame in closedFrames {
             if let last = runs.last?.last, last == frame - 1 { runs[runs.count - 1].append(frame) } else { runs.append([frame]) }
         }
         for run in runs {
             let lowest = run.compactMap { openness[$0] }.min() ?? 1
-            #expect(lowest < 0.9, "blink at frames \(run) not found (lowest open probability \(lowest))")
+            #expect(lowest < 0.5, "blink at frames \(run) not found (lowest open probability \(lowest))")
         }
         let farFromBlinks = openness.keys.filter { frame in closedFrames.allSatisfy { abs($0 - frame) > 3 } }
-        let readOpen = farFromBlinks.filter { openness[$0]! >= 0.9 }.count
+        let readOpen = farFromBlinks.filter { openness[$0]! >= 0.5 }.count
         #expect(Double(readOpen) >= 0.97 * Double(farFromBlinks.count), "\(readOpen) of \(farFromBlinks.count) open frames read as open")
     }
 }

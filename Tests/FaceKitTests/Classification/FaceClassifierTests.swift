@@ -6,9 +6,16 @@ import Testing
 struct FaceClassifierTests {
     typealias Synthetic = GeometryTests.SyntheticFace
 
+    /// A plain grey picture for the synthetic shapes: these tests are about which
+    /// probabilities are given, not their values.
+    static let canvas: FaceImage = {
+        let pixels = [UInt8](repeating: 128, count: 400 * 400)
+        return try! pixels.withUnsafeBytes { try FaceImage(pixels: $0, width: 400, height: 400, bytesPerRow: 400, format: .gray8) }
+    }()
+
     static func classified(_ shape: FaceShape, yaw: Double = 0) -> Face {
         var face = Face(frame: CGRect(x: 0, y: 0, width: 200, height: 200), headEulerAngleY: yaw)
-        FaceClassifier.classify(&face, shape: shape)
+        try! FaceClassifier.classify(&face, shape: shape, image: canvas)
         return face
     }
 
@@ -29,6 +36,18 @@ struct FaceClassifierTests {
         for kind in Face.Probability.allCases {
             #expect(face.probability(kind) == nil)
             #expect(face.absenceReason(kind) == .faceTooSmall)
+        }
+    }
+
+    @Test("eyes 16-24 px apart get a smile probability but no eye probabilities, and say why")
+    func eyesTooSmall() {
+        let frontal = Synthetic.frontal()
+        let scale = 20 / frontal.points[36].distance(to: frontal.points[45])
+        let face = Self.classified(FaceShape(points: frontal.points.map { CGPoint(x: $0.x * scale, y: $0.y * scale) }))
+        #expect(face.smilingProbability != nil)
+        for eye in [Face.Probability.leftEyeOpen, .rightEyeOpen] {
+            #expect(face.probability(eye) == nil)
+            #expect(face.absenceReason(eye) == .faceTooSmall)
         }
     }
 

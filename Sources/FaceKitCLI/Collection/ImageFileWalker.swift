@@ -7,14 +7,16 @@ import FaceKitArguments
     import Darwin
 #endif
 
-/// The files the PATH arguments of `facekit analyze` stand for, as a lazy sequence in a fixed
-/// order: the walk order, which fixes the output order, `--shard` and `--resume`.
+/// The files the PATH arguments of `facekit analyze` (or the videos of `facekit track`) stand for,
+/// as a lazy sequence in a fixed order: the walk order, which fixes the output order, `--shard`
+/// and `--resume`.
 ///
 /// A path that is not a folder is yielded as is, whatever its name, so a missing or misnamed file
 /// is still attempted and reported. A folder is walked recursively, following symbolic links but
 /// never entering the same folder twice within one argument (no loops; a folder reached twice is
 /// walked where it is first reached in the walk order); it yields only files whose extension is
-/// an image extension (case-insensitive) and skips everything else quietly.
+/// one of the walker's (case-insensitive; images unless told otherwise, ``videoExtensions`` for
+/// `track`) and skips everything else quietly.
 ///
 /// The walk order: the paths in the order given; inside a folder, its entries sorted by name in
 /// byte order, a folder's name counting as if it ended in `/`, each folder walked where it sorts.
@@ -40,6 +42,9 @@ struct ImageFileWalker: Sequence, Sendable {
         "jpg", "jpeg", "jpe", "png", "bmp", "dib", "tif", "tiff", "webp", "heic", "heif", "hif", "avif",
     ]
 
+    /// Extensions taken as videos, by `track` from folders and by `annotate` from any path.
+    static let videoExtensions: Set<String> = ["mp4", "mov", "avi", "mkv", "m4v", "webm"]
+
     enum Entry: Equatable, Sendable {
         /// A file to analyse, named as it should appear in the `source` column.
         case file(String)
@@ -61,16 +66,22 @@ struct ImageFileWalker: Sequence, Sendable {
 
     /// The command line's paths, walked in this order.
     let paths: [String]
+    /// The extensions (lower case) of the files taken from folders.
+    let extensions: Set<String>
 
-    init(paths: [String]) {
+    init(paths: [String], extensions: Set<String> = imageExtensions) {
         self.paths = paths
+        self.extensions = extensions
     }
 
     /// Whether a file name ends in an image extension, e.g. `IMG_1.JPG`; `.png` alone does not.
-    static func isImageFileName(_ path: String) -> Bool {
+    static func isImageFileName(_ path: String) -> Bool { hasExtension(path, in: imageExtensions) }
+
+    /// Whether a file name ends in one of `extensions`, in any case.
+    static func hasExtension(_ path: String, in extensions: Set<String>) -> Bool {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
-        return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
+        return extensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
     /// The files one path stands for, all at once; see the type's description.
@@ -78,19 +89,21 @@ struct ImageFileWalker: Sequence, Sendable {
         Array(ImageFileWalker(paths: [path]))
     }
 
-    func makeIterator() -> Iterator { Iterator(paths: paths) }
+    func makeIterator() -> Iterator { Iterator(paths: paths, extensions: extensions) }
 
     /// Walks depth-first, listing each folder when it is reached.
     struct Iterator: IteratorProtocol {
         private let paths: [String]
+        private let extensions: Set<String>
         private var nextPath = 0
         /// The folders being walked, the innermost last.
         private var stack: [FolderListing] = []
         /// The folders entered under the current argument.
         private var visited: Set<FolderIdentity> = []
 
-        init(paths: [String]) {
+        init(paths: [String], extensions: Set<String>) {
             self.paths = paths
+            self.extensions = extensions
         }
 
         mutating func next() -> Entry? {
@@ -126,7 +139,7 @@ struct ImageFileWalker: Sequence, Sendable {
 
         /// Lists `folder` onto the stack, or returns the failure to report when it cannot be read.
         private mutating func enter(_ folder: String) -> Entry? {
-            switch FolderListing.read(folder) {
+            switch FolderListing.read(folder, extensions: extensions) {
             case .success(let listing):
                 stack.append(listing)
                 return nil
@@ -181,14 +194,15 @@ struct ImageFileWalker: Sequence, Sendable {
         /// The index of the next child to walk.
         var next = 0
 
-        /// Lists `folder`: image files by name, every folder (links followed), nothing else.
+        /// Lists `folder`: files whose extension is one of `extensions`, every folder (links
+        /// followed), nothing else.
         ///
         /// Entries are examined relative to the open folder (`fstatat` on its descriptor), never by
         /// their full path: a path longer than `PATH_MAX` cannot be `stat`ed, and a folder below
         /// such a path would be taken for a file that is not an image and skipped without a word.
         /// Such a folder is listed as a folder, and entering it (`opendir` of its path) fails with
         /// "File name too long", which is reported at its place.
-        static func read(_ folder: String) -> Result<FolderListing, Failure> {
+        static func read(_ folder: String, extensions: Set<String> = imageExtensions) -> Result<FolderListing, Failure> {
             let (opened, code) = FilePathEncoding.withFileSystemRepresentation(folder) { name in
                 let stream = opendir(name)
                 return (stream, stream == nil ? errno : 0)
@@ -220,7 +234,7 @@ struct ImageFileWalker: Sequence, Sendable {
                         continue
                     }
                 }
-                if ImageFileWalker.isImageFileName(name) {
+                if ImageFileWalker.hasExtension(name, in: extensions) {
                     children.append(Child(name: name, kind: .file))
                 }
             }

@@ -1,6 +1,6 @@
 import FaceKitArguments
 
-/// What `facekit analyze --output FILE` does with what an earlier run left next to `FILE`.
+/// What `facekit analyze --output FILE` (or `track`) does with what an earlier run left next to `FILE`.
 ///
 /// Without `--resume` every run is ``fresh``: a partial file and journal from an earlier run are
 /// replaced. With `--resume`:
@@ -13,23 +13,23 @@ import FaceKitArguments
 /// | a journal without checkpoints, or no journal and no `FILE` | ``fresh``: nothing was committed |
 /// | no journal, no partial file, and `FILE` | ``complete``: nothing to do |
 /// | a journal whose last checkpoint is complete | ``complete``, after finishing the rename if a crash came between |
+/// | a complete journal (a shard's, kept), but neither `FILE` nor `FILE.partial` | ``fresh``: the output was deleted |
 ///
 /// ```swift
 /// try ResumePlan.make(for: file, settings: settings, resume: true)   // .resume(header, checkpoint, ...)
 /// ```
-enum ResumePlan: Equatable {
+enum ResumePlan<Settings: JournalSettings>: Equatable {
     case fresh
-    case resume(AnalyzeJournal.Header, AnalyzeJournal.Checkpoint, journalLength: UInt64)
+    case resume(CollectionJournal<Settings>.Header, JournalCheckpoint, journalLength: UInt64)
     /// `FILE` is complete; `finishing` holds the partial file's length and the journal's when the
     /// interrupted run had only the rename left to do.
     case complete(finishing: (bytes: UInt64, journalLength: UInt64)?)
 
-    static func make(for file: ResumableFileOutput, settings: AnalyzeJournal.Settings, resume: Bool) throws
-        -> ResumePlan
-    {
+    static func make(for file: ResumableFileOutput, settings: Settings, resume: Bool) throws -> ResumePlan {
         guard resume else { return .fresh }
         guard
-            case .run(let header, let checkpoint, let journalLength) = AnalyzeJournal.contents(try file.journalLines())
+            case .run(let header, let checkpoint, let journalLength) = CollectionJournal<Settings>.contents(
+                try file.journalLines())
         else {
             return file.partialSize == nil && file.outputExists ? .complete(finishing: nil) : .fresh
         }
@@ -42,13 +42,35 @@ enum ResumePlan: Equatable {
         }
         guard let checkpoint else { return .fresh }
         guard let size = file.partialSize, size >= checkpoint.bytes else {
-            if checkpoint.complete && file.outputExists { return .complete(finishing: nil) }
+            if checkpoint.complete && file.partialSize == nil {
+                return file.outputExists ? .complete(finishing: nil) : .fresh
+            }
             throw OutputError(
                 "\(file.path): cannot resume: \(file.partialPath) is missing or shorter than \(file.journalPath) "
                     + "records; leave out --resume to start again")
         }
         if checkpoint.complete { return .complete(finishing: (checkpoint.bytes, journalLength)) }
         return .resume(header, checkpoint, journalLength: journalLength)
+    }
+
+    /// Ends a run whose plan is ``complete(finishing:)``: finishes the rename if only that was
+    /// left, and says so on a terminal; `false` for any other plan, which has work to do.
+    func finishIfComplete(_ file: ResumableFileOutput, context: CommandContext, showProgress: Bool) throws(OutputError)
+        -> Bool
+    {
+        guard case .complete(let finishing) = self else { return false }
+        if let finishing {
+            try file.resume(atByte: finishing.bytes, journalLength: finishing.journalLength)
+            try file.commit()
+        } else if file.keepsJournal {
+            file.close()
+        } else {
+            file.discard()
+        }
+        if showProgress {
+            context.stderr.write(MessageText.escaped("\(file.path) is already complete: nothing to resume") + "\n")
+        }
+        return true
     }
 
     static func == (left: ResumePlan, right: ResumePlan) -> Bool {

@@ -1,4 +1,4 @@
-/// The inputs one run of `facekit analyze` works through: the walk of its paths (see
+/// The inputs one run of `facekit analyze` (or `track`) works through: the walk of its paths (see
 /// ``ImageFileWalker``), cut to its `--shard` (see ``CollectionShard``), less the inputs an
 /// interrupted run already did when resuming.
 ///
@@ -25,13 +25,14 @@ struct CollectionInputs {
     let digest: PathsDigest
     let lastPath: String?
 
-    /// `resuming` is the interrupted run's journal header and last checkpoint, and the output's
-    /// path for messages.
+    /// `extensions` are the file names taken from folders (images for `analyze`, videos for
+    /// `track`); `resuming` is the collection size the interrupted run's journal header records,
+    /// its last checkpoint, and the output's path for messages.
     init(
-        paths: [String], shard: CollectionShard?,
-        resuming: (header: AnalyzeJournal.Header, checkpoint: AnalyzeJournal.Checkpoint, output: String)? = nil
+        paths: [String], extensions: Set<String> = ImageFileWalker.imageExtensions, shard: CollectionShard?,
+        resuming: (collectionSize: Int?, checkpoint: JournalCheckpoint, output: String)? = nil
     ) throws(OutputError) {
-        let walk = ImageFileWalker(paths: paths)
+        let walk = ImageFileWalker(paths: paths, extensions: extensions)
         var positions: Range<Int>?
         if let shard {
             let size = walk.reduce(0) { count, _ in count + 1 }
@@ -45,11 +46,11 @@ struct CollectionInputs {
         for _ in 0..<(positions?.lowerBound ?? 0) { _ = self.walk.next() }
         var digest = PathsDigest()
         var lastPath: String?
-        if let (header, checkpoint, output) = resuming {
-            if header.collectionSize != collectionSize {
+        if let (resumedSize, checkpoint, output) = resuming {
+            if resumedSize != collectionSize {
                 throw OutputError(
                     "\(output): cannot resume: the collection has \(collectionSize ?? 0) files now, "
-                        + "\(header.collectionSize ?? 0) when the interrupted run started; "
+                        + "\(resumedSize ?? 0) when the interrupted run started; "
                         + "leave out --resume to start again")
             }
             for _ in 0..<checkpoint.inputs {

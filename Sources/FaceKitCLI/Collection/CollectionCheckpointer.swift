@@ -1,5 +1,5 @@
-/// Decides when `facekit analyze --output` makes its rows durable, and writes the checkpoints of
-/// ``AnalyzeJournal`` through a ``ResumableFileOutput``.
+/// Decides when `facekit analyze --output` (and `track`) makes its rows durable, and writes the
+/// checkpoints of ``CollectionJournal`` through a ``ResumableFileOutput``.
 ///
 /// After each input's rows are written, ``record(_:)`` counts it; a checkpoint follows when
 /// `interval` has passed since the last one (at most one pair of syncs per interval however fast
@@ -68,11 +68,11 @@ final class CollectionCheckpointer {
 
     private func checkpoint(_ tally: CollectionTally, complete: Bool) {
         guard failure == nil else { return }
-        let record = AnalyzeJournal.Checkpoint(
+        let record = JournalCheckpoint(
             inputs: inputs, bytes: output.bytesWritten, tally: tally, pathsDigest: digest, lastPath: lastPath,
             complete: complete)
         do {
-            try output.checkpoint(AnalyzeJournal.line(record))
+            try output.checkpoint(JournalLines.line(record))
         } catch {
             failure = error
         }

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The lines `facekit analyze --output FILE` and `facekit track --output FILE` keep in
+/// `FILE.journal` (see ``ResumableFileOutput``), from which `--resume` knows where an interrupted
+/// run stopped and whether it was the same run, and `facekit merge` and `facekit status` know
+/// which shard a file is and whether it is complete.
+///
+/// Each line is one JSON object, keys sorted. The first describes the run: which command wrote it
+/// (`journal`), the options that shape the output (``JournalSettings``: not `--jobs`, `--quiet` or
+/// `--model-dir`), the paths, the facekit version and, with `--shard`, how many inputs the whole
+/// collection had (`collection_size`). Each later line is a checkpoint, written once the partial
+/// file is synced up to `bytes`: the first `inputs` inputs of the run (in walk order, within the
+/// shard) are done and written, with their tally and a digest of their paths, which a resumed run
+/// recomputes to check that it skips the same files. The last checkpoint of a finished run has
+/// `complete` set; a shard's journal is kept after it completes, as its record (a run without
+/// `--shard` deletes its journal).
+///
+/// ```
+/// {"collection_size":250,"journal":"facekit analyze","settings":{"classify":false,...,"shard":"2/4"},"version":1}
+/// {"bytes":48210,"complete":false,"inputs":12,"last_path":"photos/b.jpg",
+///  "paths_digest":"8c3f0e1d2a4b5c6d","tally":{"faces":34,"failures":3,"files":12}}
+/// ```
+enum CollectionJournal<S: JournalSettings> {
+    typealias Settings = S
+    typealias Checkpoint = JournalCheckpoint
+
+    /// The first line.
+    struct Header: Codable, Equatable, Sendable {
+        var journal = S.journalName
+        var version = 1
+        var settings: S
+        /// With `--shard`, the number of inputs in the whole collection, which fixes the cut.
+        var collectionSize: Int?
+    }
+
+    /// What a journal holds: nothing usable, or a run with its last good checkpoint.
+    enum Contents: Equatable {
+        /// Empty, or a first line that is not a header of this command (torn, or not a journal at all).
+        case none
+        /// The header, the last checkpoint before any damaged line, and the journal's length up
+        /// to that checkpoint (or to the header when there is none).
+        case run(Header, Checkpoint?, validLength: UInt64)
+    }
+
+    static func line<Value: Encodable>(_ value: Value) -> String { JournalLines.line(value) }
+
+    static func decode<Value: Decodable>(_ type: Value.Type, _ line: String) -> Value? {
+        JournalLines.decode(type, line)
+    }
+
+    /// Reads the lines of a journal; lines after a damaged one are ignored.
+    static func contents(_ lines: [ResumableFileOutput.JournalLine]) -> Contents {
+        guard let first = lines.first, let header = decode(Header.self, first.text),
+            header.journal == S.journalName, header.version == 1
+        else { return .none }
+        var last: Checkpoint?
+        var validLength = first.end
+        for line in lines.dropFirst() {
+            guard let checkpoint = decode(Checkpoint.self, line.text) else { break }
+            last = checkpoint
+            validLength = line.end
+        }
+        return .run(header, last, validLength: validLength)
+    }
+}
+
+/// Every journal line after the first: how far a run had got, durably.
+struct JournalCheckpoint: Codable, Equatable, Sendable {
+    /// The inputs done, counted from the first of the run (of the shard).
+    var inputs: Int
+    /// The partial file's size once their rows are written.
+    var bytes: UInt64
+    var tally: CollectionTally
+    var pathsDigest: PathsDigest
+    /// The path of the last input done, for messages.
+    var lastPath: String?
+    /// Set on the last checkpoint, once every input is done.
+    var complete = false
+}
+
+/// The JSON form of journal lines: one object per line, snake-case keys, sorted.
+enum JournalLines {
+    static func line<Value: Encodable>(_ value: Value) -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding these plain structs cannot fail.
+        return String(decoding: try! encoder.encode(value), as: UTF8.self)
+    }
+
+    static func decode<Value: Decodable>(_ type: Value.Type, _ line: String) -> Value? {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try? decoder.decode(type, from: Data(line.utf8))
+    }
+}
