@@ -19,7 +19,7 @@ struct TrainCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus { .success }
 }
 
-extension Training: ParsableCommand {
+extension Training: TrainingStep {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "classifiers",
@@ -29,18 +29,9 @@ extension Training: ParsableCommand {
     static var arguments: [ArgumentDefinition<Self>] {
         TrainingOptions.arguments(\.options, dryRun: true, cache: true)
     }
-
-    init() { self.init(options: TrainingOptions()) }
-
-    func validate() throws(CommandError) { try options.validate() }
-
-    func run(_ context: CommandContext) throws -> ExitStatus {
-        try run()
-        return .success
-    }
 }
 
-extension LandmarkSeedFit: ParsableCommand {
+extension LandmarkSeedFit: TrainingStep {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "landmark-seed",
@@ -48,18 +39,9 @@ extension LandmarkSeedFit: ParsableCommand {
     }
 
     static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options) }
-
-    init() { self.init(options: TrainingOptions()) }
-
-    func validate() throws(CommandError) { try options.validate() }
-
-    func run(_ context: CommandContext) throws -> ExitStatus {
-        try run()
-        return .success
-    }
 }
 
-extension DetectionThreshold: ParsableCommand {
+extension DetectionThreshold: TrainingStep {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "detection-threshold",
@@ -67,18 +49,9 @@ extension DetectionThreshold: ParsableCommand {
     }
 
     static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options) }
-
-    init() { self.init(options: TrainingOptions()) }
-
-    func validate() throws(CommandError) { try options.validate() }
-
-    func run(_ context: CommandContext) throws -> ExitStatus {
-        try run()
-        return .success
-    }
 }
 
-extension HeadPoseStudy: ParsableCommand {
+extension HeadPoseStudy: TrainingStep {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "head-pose",
@@ -86,7 +59,17 @@ extension HeadPoseStudy: ParsableCommand {
     }
 
     static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options, cache: true) }
+}
 
+/// What every facekit-train subcommand shares: its options, checked before it runs, and a
+/// `run()` that prints its report.
+protocol TrainingStep: ParsableCommand {
+    var options: TrainingOptions { get }
+    init(options: TrainingOptions)
+    func run() throws
+}
+
+extension TrainingStep {
     init() { self.init(options: TrainingOptions()) }
 
     func validate() throws(CommandError) { try options.validate() }
