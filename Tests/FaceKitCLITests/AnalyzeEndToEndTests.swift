@@ -18,7 +18,7 @@ struct AnalyzeEndToEndTests {
         #expect(lines.count >= 2)
         for line in lines.dropFirst() {
             let cells = line.split(separator: ",", omittingEmptySubsequences: false)
-            #expect(cells.count == 16)
+            #expect(cells.count == 17)
             #expect(cells[0] == TestSupport.astronaut[...])
             #expect(cells[1].isEmpty && cells[2].isEmpty && cells[4].isEmpty)
             #expect(Double(cells[9]).map { $0 >= FaceDetectorOptions.defaultMinDetectionScore && $0 <= 1 } == true)
@@ -218,9 +218,9 @@ struct AnalyzeEndToEndTests {
         let run = TestSupport.analyze(["--landmarks", TestSupport.astronaut])
         #expect(run.status == 0)
         let lines = run.stdoutLines
-        #expect(lines.first?.split(separator: ",").count == 36)
+        #expect(lines.first?.split(separator: ",").count == 37)
         let row = try #require(lines.dropFirst().first).split(separator: ",", omittingEmptySubsequences: false)
-        #expect(row.count == 36)
+        #expect(row.count == 37)
         #expect(!row[16].isEmpty && !row[17].isEmpty)  // left_eye
     }
 }

@@ -15,13 +15,13 @@ func sampleFace() -> Face {
             FaceLandmark(type: .mouthBottom, position: CGPoint(x: 60, y: 90.5)),
         ],
         smilingProbability: 0.87654, leftEyeOpenProbability: nil, rightEyeOpenProbability: 1,
-        absenceReasons: [.leftEyeOpen: .eyeNotVisible], detectionScore: 0.912345)
+        absenceReasons: [.leftEyeOpen: .eyeNotVisible], detectionScore: 0.912345, quality: 0.73124)
 }
 
 @Suite("CSVFaceWriter")
 struct CSVFaceWriterTests {
     static let fixedHeader =
-        "source,frame,timestamp_ms,face,tracking_id,x,y,width,height,detection_score,head_euler_x,head_euler_y,head_euler_z,smiling_probability,left_eye_open_probability,right_eye_open_probability"
+        "source,frame,timestamp_ms,face,tracking_id,x,y,width,height,detection_score,head_euler_x,head_euler_y,head_euler_z,smiling_probability,left_eye_open_probability,right_eye_open_probability,quality"
 
     @Test("the header is the documented one without --landmarks")
     func headerWithoutLandmarks() {
@@ -47,24 +47,24 @@ struct CSVFaceWriterTests {
 
     @Test("contours add no columns")
     func contoursNoColumns() {
-        #expect(CSVFaceWriter.header(columns: FaceRecordColumns(contours: true)).count == 16)
+        #expect(CSVFaceWriter.header(columns: FaceRecordColumns(contours: true)).count == 17)
     }
 
     @Test("a still-image row leaves frame, timestamp, tracking ID and absent values empty")
     func stillRow() {
         let record = FaceRecord(source: "photos/a.jpg", index: 2, face: sampleFace())
         let line = CSVFaceWriter.line(CSVFaceWriter.cells(for: record, columns: FaceRecordColumns()))
-        #expect(line == "photos/a.jpg,,,2,,10,20.5,100,100,0.9123,0,12.35,-3.1,0.8765,,1\n")
+        #expect(line == "photos/a.jpg,,,2,,10,20.5,100,100,0.9123,0,12.35,-3.1,0.8765,,1,0.7312\n")
     }
 
     @Test("landmark cells are empty for landmarks not computed")
     func landmarkCells() {
         let cells = CSVFaceWriter.cells(
             for: FaceRecord(source: "a", index: 0, face: sampleFace()), columns: FaceRecordColumns(landmarks: true))
-        #expect(cells.count == 36)
-        #expect(Array(cells[16...17]) == ["40.13", "50"])
-        #expect(cells[18...33].allSatisfy { $0.isEmpty })
-        #expect(Array(cells[34...35]) == ["60", "90.5"])
+        #expect(cells.count == 37)
+        #expect(Array(cells[17...18]) == ["40.13", "50"])
+        #expect(cells[19...34].allSatisfy { $0.isEmpty })
+        #expect(Array(cells[35...36]) == ["60", "90.5"])
     }
 
     @Test("a video row carries frame, timestamp and tracking ID")

@@ -31,7 +31,7 @@ struct JSONLinesFaceWriterTests {
             for: FaceRecord(source: "a.jpg", index: 1, face: sampleFace()), columns: FaceRecordColumns())
         #expect(
             line
-                == #"{"source":"a.jpg","frame":null,"timestamp_ms":null,"face":1,"tracking_id":null,"box":{"x":10,"y":20.5,"width":100,"height":100},"detection_score":0.9123,"head_euler":{"x":0,"y":12.35,"z":-3.1},"smiling_probability":0.8765,"left_eye_open_probability":null,"right_eye_open_probability":1,"absent":{"left_eye_open_probability":"eye_not_visible"}}"#
+                == #"{"source":"a.jpg","frame":null,"timestamp_ms":null,"face":1,"tracking_id":null,"box":{"x":10,"y":20.5,"width":100,"height":100},"detection_score":0.9123,"head_euler":{"x":0,"y":12.35,"z":-3.1},"smiling_probability":0.8765,"left_eye_open_probability":null,"right_eye_open_probability":1,"absent":{"left_eye_open_probability":"eye_not_visible"},"quality":0.7312}"#
                 + "\n")
     }
 

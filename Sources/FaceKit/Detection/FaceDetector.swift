@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Finds faces in images and analyses them, like ML Kit's `FaceDetector`.
 ///
@@ -35,6 +36,9 @@ public final class FaceDetector: Sendable {
     /// dlib's 68-point model: read-only while predicting, so shared by ``init(sharingModelsWith:)``.
     private let shapePredictor: NativeShapePredictor
     private let models: ModelLocator
+    /// dlib's face descriptor network, with descriptorMode `.all`: it keeps its activations, so
+    /// one face at a time; each detector (each worker) has its own.
+    private let descriptorNetwork: Mutex<NativeFaceDescriptor?>
 
     /// Validates `options` and loads the models they need from `models`.
     public convenience init(options: FaceDetectorOptions = FaceDetectorOptions(), models: ModelLocator = ModelLocator())
@@ -104,6 +108,8 @@ public final class FaceDetector: Sendable {
         self.shapePredictor = shapePredictor
         self.makeFinder = makeFinder
         finder = try makeFinder(options, models)
+        descriptorNetwork = Mutex(
+            options.descriptorMode == .all ? try NativeFaceDescriptor(modelPath: models.path(for: .faceDescriptor)) : nil)
     }
 
     /// Makes YuNet's finder, searching as `plan` says, or as the performance mode does when `nil`.
@@ -230,6 +236,21 @@ public final class FaceDetector: Sendable {
         } else {
             FaceClassifier.markAbsent(&face, Face.Probability.allCases, .notRequested)
         }
+        if options.descriptorMode == .all {
+            if measured.isPlausible {
+                // The network reads the image as decoded (perhaps reduced).
+                let decoded = FaceShape(points: measured.points.map(image.decodedPoint))
+                let values = try descriptorNetwork.withLock { network throws(FaceKitError) in
+                    try network!.descriptor(in: image, shape: decoded)
+                }
+                face.descriptor = FaceDescriptor(values: values)
+            } else {
+                face.descriptorAbsenceReason = .landmarksImplausible
+            }
+        } else {
+            face.descriptorAbsenceReason = .notRequested
+        }
+        face.quality = try FaceQuality.quality(of: face, in: image)
         return face
     }
 

@@ -44,13 +44,22 @@ public struct Face: Sendable, Equatable {
     public var absenceReasons: [Probability: AbsenceReason]
     /// The detector's confidence, for ranking; not comparable between performance modes.
     public var detectionScore: Double
+    /// dlib's face descriptor, with descriptorMode `.all`: for telling who the face is.
+    public var descriptor: FaceDescriptor?
+    /// Why ``descriptor`` is absent (`.notRequested`, or `.landmarksImplausible`: the face chip
+    /// cannot be aligned); `nil` when it is present.
+    public var descriptorAbsenceReason: AbsenceReason?
+    /// How good a shot of the face this is, in 0-1 (``FaceQuality``): for picking a person's or a
+    /// track's best shot. Not in ML Kit.
+    public var quality: Double
 
     public init(
         frame: CGRect, headEulerAngleX: Double = 0, headEulerAngleY: Double = 0,
         headEulerAngleZ: Double = 0, landmarks: [FaceLandmark] = [], contours: [FaceContour] = [],
         smilingProbability: Double? = nil, leftEyeOpenProbability: Double? = nil,
         rightEyeOpenProbability: Double? = nil, trackingID: Int? = nil,
-        absenceReasons: [Probability: AbsenceReason] = [:], detectionScore: Double = 0
+        absenceReasons: [Probability: AbsenceReason] = [:], detectionScore: Double = 0,
+        descriptor: FaceDescriptor? = nil, descriptorAbsenceReason: AbsenceReason? = nil, quality: Double = 0
     ) {
         self.frame = frame
         self.headEulerAngleX = headEulerAngleX
@@ -64,6 +73,9 @@ public struct Face: Sendable, Equatable {
         self.trackingID = trackingID
         self.absenceReasons = absenceReasons
         self.detectionScore = detectionScore
+        self.descriptor = descriptor
+        self.descriptorAbsenceReason = descriptorAbsenceReason
+        self.quality = quality
     }
 
     /// The landmark of the given type, if it was computed.

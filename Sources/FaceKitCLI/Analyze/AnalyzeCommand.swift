@@ -32,6 +32,7 @@ struct AnalyzeCommand: ParsableCommand {
         DetectionFlags.arguments(
             \.detection,
             contoursHelp: "Compute the 15 contours of the largest face; needs --format jsonl (CSV has no room).")
+            + PeopleFlags.arguments(\.people)
             + [
                 .option(
                     "format", \.format, valueName: "format", help: "Write one CSV row or one JSON object per face."),
@@ -54,6 +55,7 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     var detection = DetectionFlags()
+    var people = PeopleFlags()
     var format: OutputFormat = .csv
     var output: String?
     var resume = false
@@ -102,7 +104,15 @@ struct AnalyzeCommand: ParsableCommand {
                 "'--contours' needs '--format jsonl': the CSV table has no contour columns "
                     + "(15 contours, 133 points per face), so they would not be written")
         }
-        try detection.validate(detection.detectorOptions)
+        try people.validate(format: format)
+        try detection.validate(detectorOptions)
+    }
+
+    /// The detection flags' options, with descriptors when the people flags need them.
+    var detectorOptions: FaceDetectorOptions {
+        var options = detection.detectorOptions
+        options.descriptorMode = people.needsDescriptors ? .all : .none
+        return options
     }
 
     /// The share of the collection to analyse, from `--shard`.
@@ -114,6 +124,7 @@ struct AnalyzeCommand: ParsableCommand {
             facekitVersion: FaceKitCommand.version, format: format.rawValue, mode: detection.mode.rawValue,
             landmarks: detection.landmarks, contours: detection.contours, classify: detection.classify,
             minFaceSize: detection.minFaceSize, minDetectionScore: detection.minDetectionScore, maxPixels: maxPixels,
+            descriptors: people.descriptors, known: people.known, knownTolerance: people.known.map { _ in people.knownTolerance },
             shard: collectionShard?.description, paths: paths)
     }
 
@@ -141,6 +152,7 @@ struct AnalyzeCommand: ParsableCommand {
         // Several workers: any dlib network they run gets one BLAS thread each, so N workers use N cores.
         if jobs > 1 { BLASThreads.set(1) }
         let detectors = try makeDetectors()
+        let known = try people.knownPeople(detector: detectors[0], warnings: context.stderr)
 
         var checkpointer: CollectionCheckpointer?
         var resumed = CollectionTally()
@@ -158,7 +170,10 @@ struct AnalyzeCommand: ParsableCommand {
         }
         let sink: any TextOutput = file ?? context.stdout
         let writer = format.writer(
-            columns: FaceRecordColumns(landmarks: detection.landmarks, contours: detection.contours), output: sink)
+            columns: FaceRecordColumns(
+                landmarks: detection.landmarks, contours: detection.contours, descriptors: people.descriptors,
+                people: known != nil),
+            output: sink)
         if case .fresh = plan { writer.writeHeader() }
 
         let count = showProgress && inputs.count == nil ? BackgroundWalkCount(paths: paths) : nil
@@ -188,7 +203,7 @@ struct AnalyzeCommand: ParsableCommand {
             switch result {
             case .success(let faces):
                 for (faceIndex, face) in faces.enumerated() {
-                    writer.write(FaceRecord(source: entry.path, index: faceIndex, face: face))
+                    writer.write(FaceRecord(source: entry.path, index: faceIndex, face: face, person: known?.match(face)))
                 }
                 progress.record(faces: faces.count, failed: false)
             case .failure(let failure):
@@ -221,7 +236,7 @@ struct AnalyzeCommand: ParsableCommand {
     /// detector would wait for each other), sharing one landmark model.
     private func makeDetectors() throws -> [FaceDetector] {
         do {
-            let first = try FaceDetector(options: detection.detectorOptions, models: detection.models)
+            let first = try FaceDetector(options: detectorOptions, models: detection.models)
             return try [first] + (1..<jobs).map { _ throws(FaceKitError) in try FaceDetector(sharingModelsWith: first) }
         } catch {
             if case .invalidOption = error { throw DetectionFlags.usageError(error) }

@@ -22,6 +22,11 @@ struct AnalyzeSettings: JournalSettings {
     /// it differs from every run now).
     var minDetectionScore: Double?
     var maxPixels: Int
+    /// `--descriptors`; absent in journals written before descriptors existed.
+    var descriptors: Bool?
+    /// `--known` and its tolerance; absent without it.
+    var known: String?
+    var knownTolerance: Double?
     var shard: String?
     var paths: [String]
 
@@ -40,6 +45,12 @@ struct AnalyzeSettings: JournalSettings {
                 minDetectionScore.map { "--min-detection-score \($0.defaultValueDescription)" } ?? "no detection scores"
             ),
             ("max-pixels", "--max-pixels \(maxPixels)"),
+            ("descriptors", flag("descriptors", descriptors ?? false)),
+            (
+                "known",
+                known.map { "--known \($0) --known-tolerance \((knownTolerance ?? 0).defaultValueDescription)" }
+                    ?? "no --known"
+            ),
             ("shard", shard.map { "--shard \($0)" } ?? "no --shard"),
             ("paths", "the paths " + paths.joined(separator: ", ")),
         ]

@@ -15,8 +15,11 @@ struct CSVFaceWriter: FaceRecordWriter {
     static let fixedColumns = [
         "source", "frame", "timestamp_ms", "face", "tracking_id", "x", "y", "width", "height", "detection_score",
         "head_euler_x", "head_euler_y", "head_euler_z",
-        "smiling_probability", "left_eye_open_probability", "right_eye_open_probability",
+        "smiling_probability", "left_eye_open_probability", "right_eye_open_probability", "quality",
     ]
+    /// With `--known`: the name of the nearest known person within the tolerance (empty when no
+    /// one is), and the distance to the nearest known person.
+    static let personColumns = ["person", "person_distance"]
 
     let columns: FaceRecordColumns
     let output: any TextOutput
@@ -26,11 +29,15 @@ struct CSVFaceWriter: FaceRecordWriter {
         self.output = output
     }
 
-    /// The column names; landmark columns `<type>_x,<type>_y` follow only with landmarks.
+    /// The column names; `person,person_distance` follow only with known people, then landmark
+    /// columns `<type>_x,<type>_y` only with landmarks.
     static func header(columns: FaceRecordColumns) -> [String] {
-        guard columns.landmarks else { return fixedColumns }
-        return fixedColumns
-            + FaceLandmark.LandmarkType.allCases.flatMap { ["\($0.snakeCaseName)_x", "\($0.snakeCaseName)_y"] }
+        var header = fixedColumns
+        if columns.people { header += personColumns }
+        if columns.landmarks {
+            header += FaceLandmark.LandmarkType.allCases.flatMap { ["\($0.snakeCaseName)_x", "\($0.snakeCaseName)_y"] }
+        }
+        return header
     }
 
     /// The cells of one row, unquoted.
@@ -54,7 +61,12 @@ struct CSVFaceWriter: FaceRecordWriter {
             text(face.smilingProbability, NumberFormat.probability),
             text(face.leftEyeOpenProbability, NumberFormat.probability),
             text(face.rightEyeOpenProbability, NumberFormat.probability),
+            text(face.quality, NumberFormat.probability),
         ]
+        if columns.people {
+            cells.append(record.person?.name ?? "")
+            cells.append(text(record.person?.distance, NumberFormat.probability))
+        }
         if columns.landmarks {
             for type in FaceLandmark.LandmarkType.allCases {
                 let position = face.landmark(ofType: type)?.position

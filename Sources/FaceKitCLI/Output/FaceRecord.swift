@@ -12,13 +12,19 @@ struct FaceRecord {
     /// 0-based index of the face within its image or frame.
     var index: Int
     var face: Face
+    /// Who the face is among the known people (`--known`), when it has a descriptor.
+    var person: KnownPeople.Match?
 
-    init(source: String, frame: Int? = nil, timestampMilliseconds: Double? = nil, index: Int, face: Face) {
+    init(
+        source: String, frame: Int? = nil, timestampMilliseconds: Double? = nil, index: Int, face: Face,
+        person: KnownPeople.Match? = nil
+    ) {
         self.source = source
         self.frame = frame
         self.timestampMilliseconds = timestampMilliseconds
         self.index = index
         self.face = face
+        self.person = person
     }
 }
 
@@ -28,10 +34,16 @@ struct FaceRecordColumns: Equatable, Sendable {
     var landmarks: Bool
     /// Adds the contours (JSON Lines only; a table has no room for 133 points).
     var contours: Bool
+    /// Adds the 128-number descriptor (JSON Lines only).
+    var descriptors: Bool
+    /// Adds `person` and `person_distance` (`--known`).
+    var people: Bool
 
-    init(landmarks: Bool = false, contours: Bool = false) {
+    init(landmarks: Bool = false, contours: Bool = false, descriptors: Bool = false, people: Bool = false) {
         self.landmarks = landmarks
         self.contours = contours
+        self.descriptors = descriptors
+        self.people = people
     }
 }
 

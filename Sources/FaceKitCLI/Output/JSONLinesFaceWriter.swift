@@ -8,10 +8,12 @@ import FaceKitArguments
 /// {"source":"a.jpg","frame":null,"timestamp_ms":null,"face":0,"tracking_id":null,
 ///  "box":{"x":120.5,"y":88,"width":210,"height":210},"detection_score":0.9312,"head_euler":{"x":-3.1,"y":12.25,"z":0.5},
 ///  "smiling_probability":null,"left_eye_open_probability":null,"right_eye_open_probability":null,
-///  "absent":{"smiling_probability":"not_requested",...}}
+///  "absent":{"smiling_probability":"not_requested",...},"quality":0.7312}
 /// ```
 /// (one line in the output). `absent` names the reason for each absent probability whose reason
-/// is known; `landmarks` (all 10 keys, `null` when absent) appears only with landmarks requested;
+/// is known (and for an absent descriptor, under `descriptor`); `quality` (``FaceQuality``)
+/// follows it; `descriptor` (128 numbers, or `null`) appears only with descriptors requested,
+/// `person` and `person_distance` only with known people; `landmarks` (all 10 keys, `null` when absent) appears only with landmarks requested;
 /// `contours` (the contours this face has, `{}` when none) only with contours requested.
 struct JSONLinesFaceWriter: FaceRecordWriter {
     let columns: FaceRecordColumns
@@ -47,7 +49,21 @@ struct JSONLinesFaceWriter: FaceRecordWriter {
             json += ",\"\(key)\":" + number(face.probability(kind), NumberFormat.probability)
             if let reason = face.absenceReason(kind) { absent.append("\"\(key)\":" + string(reason.rawValue)) }
         }
+        if columns.descriptors, let reason = face.descriptorAbsenceReason {
+            absent.append("\"descriptor\":" + string(reason.rawValue))
+        }
         json += ",\"absent\":{" + absent.joined(separator: ",") + "}"
+        json += ",\"quality\":" + number(face.quality, NumberFormat.probability)
+        if columns.descriptors {
+            json += ",\"descriptor\":"
+                + (face.descriptor.map { descriptor in
+                    "[" + descriptor.values.map { number(Double($0), NumberFormat.descriptorValue) }.joined(separator: ",") + "]"
+                } ?? "null")
+        }
+        if columns.people {
+            json += ",\"person\":" + (record.person?.name.map(string) ?? "null")
+            json += ",\"person_distance\":" + number(record.person?.distance, NumberFormat.probability)
+        }
         if columns.landmarks {
             let landmarks = FaceLandmark.LandmarkType.allCases.map { type in
                 "\"\(type.snakeCaseName)\":"

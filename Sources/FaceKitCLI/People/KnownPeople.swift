@@ -1,0 +1,149 @@
+import FaceKit
+import FaceKitArguments
+import Foundation
+
+/// The people of a `--known` folder, for naming faces: the layout face_recognition users already
+/// have, one folder per person (`DIR/<name>/*.jpg`) or one image per person (`DIR/<name>.jpg`).
+///
+/// Each reference image must hold exactly one face: one with none or several, or that cannot be
+/// read, is named in a warning and skipped. A face is given the name of the person with the
+/// nearest reference descriptor when that distance is within the tolerance, and no name
+/// otherwise: a stranger is left unnamed, not given the nearest name.
+///
+/// ```
+/// known/
+///   Ada Lovelace/portrait.jpg
+///   Ada Lovelace/1840.png
+///   Charles Babbage.jpg
+/// ```
+struct KnownPeople {
+    /// dlib's documented threshold: "same person" below 0.6 on the LFW benchmark.
+    static let defaultTolerance = 0.6
+
+    /// A face's nearest known person.
+    struct Match: Equatable, Sendable {
+        /// The person's name; `nil` when the nearest is farther than the tolerance.
+        var name: String?
+        /// The distance to the nearest known person's closest reference descriptor.
+        var distance: Double
+        /// The nearest person, whether or not within the tolerance.
+        var nearest: String
+    }
+
+    /// One known person and the descriptors of their reference images.
+    struct Person {
+        var name: String
+        var descriptors: [FaceDescriptor]
+    }
+
+    let people: [Person]
+    let tolerance: Double
+
+    var names: [String] { people.map(\.name) }
+
+    init(people: [Person], tolerance: Double) {
+        self.people = people
+        self.tolerance = tolerance
+    }
+
+    /// Reads `directory`. A missing or empty folder, or one in which no reference image could be
+    /// used, is a usage error (``CommandError``); each skipped image is reported on `warnings`.
+    init(directory: String, tolerance: Double, detector: FaceDetector, warnings: any TextOutput) throws {
+        precondition(detector.options.descriptorMode == .all, "KnownPeople: the detector must compute descriptors")
+        let references = try Self.referenceImages(in: directory)
+        var people: [Person] = []
+        for (name, paths) in references {
+            var descriptors: [FaceDescriptor] = []
+            for path in paths {
+                switch Self.descriptor(of: path, detector: detector) {
+                case .success(let descriptor): descriptors.append(descriptor)
+                case .failure(let problem):
+                    warnings.writeDiagnostic("\(path): skipped as a reference image of \(name): \(problem.description)")
+                }
+            }
+            if descriptors.isEmpty {
+                warnings.writeDiagnostic("\(name): no usable reference image in '\(directory)'; this person cannot be named")
+            } else {
+                people.append(Person(name: name, descriptors: descriptors))
+            }
+        }
+        guard !people.isEmpty else {
+            throw CommandError(
+                "Invalid '--known \(directory)': none of its images could be used as a reference (one face each is needed)")
+        }
+        self.init(people: people, tolerance: tolerance)
+    }
+
+    /// The nearest known person to `descriptor`, named when within the tolerance.
+    func match(_ descriptor: FaceDescriptor) -> Match {
+        var best = (distance: Double.infinity, name: "")
+        for person in people {
+            for reference in person.descriptors {
+                let distance = descriptor.distance(to: reference)
+                if distance < best.distance { best = (distance, person.name) }
+            }
+        }
+        return Match(name: best.distance <= tolerance ? best.name : nil, distance: best.distance, nearest: best.name)
+    }
+
+    /// The match of `face`, `nil` when it has no descriptor.
+    func match(_ face: Face) -> Match? { face.descriptor.map(match) }
+
+    // MARK: - Reading the folder
+
+    /// Person name -> image paths, in name order: sub-folders (their images, not recursive) and
+    /// images directly in `directory` (named by their file name without extension).
+    static func referenceImages(in directory: String) throws(CommandError) -> [(name: String, paths: [String])] {
+        let files = FileManager.default
+        var isFolder: ObjCBool = false
+        guard files.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CommandError("Invalid '--known \(directory)': no such folder")
+        }
+        guard let entries = try? files.contentsOfDirectory(atPath: directory) else {
+            throw CommandError("Invalid '--known \(directory)': the folder cannot be read")
+        }
+        var byName: [String: [String]] = [:]
+        for entry in entries.sorted() where !entry.hasPrefix(".") {
+            let path = (directory as NSString).appendingPathComponent(entry)
+            var entryIsFolder: ObjCBool = false
+            files.fileExists(atPath: path, isDirectory: &entryIsFolder)
+            if entryIsFolder.boolValue {
+                let images = ((try? files.contentsOfDirectory(atPath: path)) ?? []).sorted()
+                    .filter { !$0.hasPrefix(".") && ImageFileWalker.isImageFileName($0) }
+                    .map { (path as NSString).appendingPathComponent($0) }
+                if !images.isEmpty { byName[entry, default: []] += images }
+            } else if ImageFileWalker.isImageFileName(entry) {
+                byName[(entry as NSString).deletingPathExtension, default: []].append(path)
+            }
+        }
+        guard !byName.isEmpty else {
+            throw CommandError(
+                "Invalid '--known \(directory)': it holds no images; put one folder per person (DIR/<name>/*.jpg) "
+                    + "or one image per person (DIR/<name>.jpg)")
+        }
+        return byName.keys.sorted().map { ($0, byName[$0]!) }
+    }
+
+    /// Why a reference image was not used.
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The descriptor of the one face in the image at `path`.
+    static func descriptor(of path: String, detector: FaceDetector) -> Result<FaceDescriptor, Problem> {
+        let faces: [Face]
+        do {
+            faces = try detector.process(contentsOfFile: path)
+        } catch {
+            return .failure(Problem(description: error.description))
+        }
+        guard faces.count == 1 else {
+            return .failure(Problem(
+                description: faces.isEmpty ? "no face found" : "\(faces.count) faces found, and a reference needs one"))
+        }
+        guard let descriptor = faces[0].descriptor else {
+            return .failure(Problem(description: "the face's landmarks are implausible, so it cannot be described"))
+        }
+        return .success(descriptor)
+    }
+}

@@ -1,0 +1,124 @@
+import FaceKitTestSupport
+import Foundation
+import Testing
+
+@testable import FaceKitCLI
+
+/// `--known` and `--descriptors` on the development identities (photos/identities: reference
+/// photos of 5 people in train/, other photos of them in test/).
+@Suite("Known people", .needsModels, .needsSharedData)
+struct KnownPeopleTests {
+    static let identities = TestData.shared("photos/identities")
+
+    /// A known folder made of some of train/'s people: `folders` copied as DIR/<name>/, `files`
+    /// (person, image) copied as DIR/<person>.jpg.
+    static func knownFolder(_ root: String, folders: [String], files: [(String, String)] = []) throws -> String {
+        let known = root + "/known"
+        for name in folders {
+            try FileManager.default.createDirectory(atPath: known, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: identities + "/train/" + name, toPath: known + "/" + name)
+        }
+        for (name, image) in files {
+            try TestSupport.makeFile(known, name + ".jpg", contents: Data(contentsOf: URL(fileURLWithPath: image)))
+        }
+        return known
+    }
+
+    /// (file name, person) of each CSV row.
+    static func people(_ run: TestSupport.Run) -> [(file: String, person: String)] {
+        let header = run.stdoutLines[0].split(separator: ",", omittingEmptySubsequences: false)
+        let person = header.firstIndex(of: "person")!
+        return run.stdoutLines.dropFirst().map { line in
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+            return ((String(cells[0]) as NSString).lastPathComponent, String(cells[person]))
+        }
+    }
+
+    @Test("every face of a known person in test/ is named after them, from both folder layouts")
+    func naming() throws {
+        try TestSupport.withTemporaryFolder { root in
+            let known = try Self.knownFolder(
+                root, folders: ["alex_lacamoire", "biden", "kit_harington", "obama"],
+                files: [("rose_leslie", Self.identities + "/train/rose_leslie/img1.jpg")])
+            let run = TestSupport.analyze(["--known", known, Self.identities + "/test"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let named = Self.people(run)
+            let expected = [
+                "alex_lacamoire1.jpg": ["alex_lacamoire"], "johnsnow_test1.jpg": ["kit_harington"],
+                "kit_with_rose.jpg": ["rose_leslie", "kit_harington"], "obama1.jpg": ["obama"],
+            ]
+            for (file, people) in expected {
+                #expect(named.filter { $0.file == file }.map(\.person) == people, "\(file)")
+            }
+            // obama_and_biden.jpg: Biden, Obama, and a third man who is none of the known people.
+            #expect(named.filter { $0.file == "obama_and_biden.jpg" }.map(\.person) == ["biden", "obama", ""])
+        }
+    }
+
+    @Test("a face whose person is not among the known is left unnamed, not given the nearest name")
+    func stranger() throws {
+        try TestSupport.withTemporaryFolder { root in
+            let known = try Self.knownFolder(root, folders: ["obama", "biden"])
+            let run = TestSupport.analyze(["--known", known, Self.identities + "/test/kit_with_rose.jpg"])
+            #expect(run.status == 0)
+            let rows = run.stdoutLines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            #expect(rows.count == 2)
+            for row in rows {
+                #expect(row[17] == "", "named \(row[17])")
+                #expect(Double(row[18])! > KnownPeople.defaultTolerance)
+            }
+        }
+    }
+
+    @Test("a corrupt reference image and one with two faces are named in warnings and skipped")
+    func badReferences() throws {
+        try TestSupport.withTemporaryFolder { root in
+            let known = try Self.knownFolder(
+                root, folders: ["obama"], files: [("group", Self.identities + "/test/obama_and_biden.jpg")])
+            let obama = try Data(contentsOf: URL(fileURLWithPath: Self.identities + "/train/obama/obama.jpg"))
+            try TestSupport.makeFile(known, "obama/broken.jpg", contents: obama.prefix(obama.count / 3))
+            let run = TestSupport.analyze(["--known", known, Self.identities + "/test/obama1.jpg"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("broken.jpg: skipped as a reference image of obama"))
+            #expect(run.stderr.contains("group.jpg: skipped as a reference image of group: 3 faces found"))
+            #expect(Self.people(run).map(\.person) == ["obama"])
+        }
+    }
+
+    @Test("an empty or missing --known folder is a usage error")
+    func emptyFolder() throws {
+        try TestSupport.withTemporaryFolder { root in
+            let empty = TestSupport.analyze(["--known", root, TestSupport.astronaut])
+            #expect(empty.status == 64)
+            #expect(empty.stderr.contains("it holds no images"))
+            let missing = TestSupport.analyze(["--known", root + "/nowhere", TestSupport.astronaut])
+            #expect(missing.status == 64)
+            #expect(missing.stderr.contains("no such folder"))
+        }
+    }
+
+    @Test("--descriptors writes 128 numbers per face in JSON Lines, closer for one person than for two")
+    func descriptors() throws {
+        let run = TestSupport.analyze([
+            "--descriptors", "--format", "jsonl", Self.identities + "/train/obama", Self.identities + "/train/biden",
+        ])
+        #expect(run.status == 0)
+        let vectors = try run.stdoutLines.map { line in
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return try #require(object["descriptor"] as? [Double])
+        }
+        #expect(vectors.count == 4)
+        #expect(vectors.allSatisfy { $0.count == 128 })
+        func distance(_ a: [Double], _ b: [Double]) -> Double { zip(a, b).map { ($0 - $1) * ($0 - $1) }.reduce(0, +).squareRoot() }
+        // Rows in path order: biden.jpg, biden2.jpg (biden/), obama.jpg, obama2.jpg.
+        #expect(distance(vectors[0], vectors[1]) < 0.6)
+        #expect(distance(vectors[2], vectors[3]) < 0.6)
+        #expect(distance(vectors[0], vectors[2]) > 0.6)
+    }
+
+    @Test("--descriptors with CSV output and a tolerance that is not positive are usage errors")
+    func usageErrors() {
+        #expect(TestSupport.analyze(["--descriptors", TestSupport.astronaut]).status == 64)
+        #expect(TestSupport.analyze(["--known", "/tmp", "--known-tolerance", "0", TestSupport.astronaut]).status == 64)
+    }
+}
