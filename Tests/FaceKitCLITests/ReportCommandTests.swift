@@ -151,4 +151,31 @@ struct ReportCommandTests {
             #expect(ReportFixture.count("<figure class=\"photo\"", in: photos) == ReportFixture.photos.count)
         }
     }
+
+    @Test("People from --known names: in analyze's table or analysed here, the same grid", .needsModels)
+    func peopleFromKnown() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try ReportFixture.photoFolder(in: folder)
+            try TestSupport.makeFile(folder, "known/Eileen Collins.png", contents: TestSupport.astronautData())
+            let table = folder + "/named.csv"
+            let analyze = TestSupport.analyze(["--known", folder + "/known", "--output", table, photos])
+            #expect(analyze.status == 0, "\(analyze.stderr)")
+            let fromTable = TestSupport.run(["report", "--output", folder + "/a", table])
+            let direct = TestSupport.run([
+                "report", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--known", folder + "/known",
+                "--output", folder + "/b", photos,
+            ])
+            #expect(fromTable.status == 0 && direct.status == 0, "\(fromTable.stderr) \(direct.stderr)")
+            let a = try String(contentsOfFile: folder + "/a/people.html", encoding: .utf8)
+            let b = try String(contentsOfFile: folder + "/b/people.html", encoding: .utf8)
+            #expect(a == b)
+            #expect(ReportFixture.count("<a class=\"person\"", in: a) == 1)
+            #expect(a.contains("<b>Eileen Collins</b>"))
+            let named = CSVTable(text: try String(contentsOfFile: table, encoding: .utf8))
+            let person = try #require(named.column("person"))
+            let count = Set(named.rows.filter { $0[person] == "Eileen Collins" }.map { $0[0] }).count
+            #expect(count >= 1)
+            #expect(a.contains("\(count) photo" + (count == 1 ? "" : "s") + " · 0 videos"))
+        }
+    }
 }

@@ -4,9 +4,11 @@ import Foundation
 
 /// The analysis `facekit report` runs itself on images, folders and videos given instead of
 /// tables: photos as `analyze` does (one detector per job), videos as `track` does. Faces come
-/// back as ``ReportFace`` rows, failures as the lines `analyze` and `track` would print.
+/// back as ``ReportFace`` rows, failures as the lines `analyze` and `track` would print. With
+/// `--known`, photos' faces are named as `analyze --known` names them.
 struct ReportAnalysis {
     var detection: DetectionFlags
+    var people: PeopleFlags
     var video: VideoFlags
     var frames: FrameSelectionFlags
     var maxPixels: Int
@@ -37,7 +39,9 @@ struct ReportAnalysis {
         if photos.isEmpty && videos.isEmpty { return result }
         let first: FaceDetector
         do {
-            first = try FaceDetector(options: detection.detectorOptions, models: detection.models)
+            var options = detection.detectorOptions
+            if people.known != nil, !photos.isEmpty { options.descriptorMode = .all }
+            first = try FaceDetector(options: options, models: detection.models)
         } catch {
             if case .invalidOption = error { throw DetectionFlags.usageError(error) }
             throw error
@@ -47,6 +51,7 @@ struct ReportAnalysis {
             let detectors = try [first] + (1..<max(1, min(jobs, photos.count))).map { _ throws(FaceKitError) in
                 try FaceDetector(sharingModelsWith: first)
             }
+            let known = try people.knownPeople(detector: first, warnings: context.stderr)
             let maxPixels = self.maxPixels
             let queue = OrderedWorkQueue(workers: detectors, window: 4 * detectors.count) {
                 (detector: FaceDetector, entry: ImageFileWalker.Entry) -> Swift.Result<[Face], FailedInput> in
@@ -61,7 +66,7 @@ struct ReportAnalysis {
                 case .success(let faces):
                     result.photosAnalysed.append(entry.path)
                     for (index, face) in faces.enumerated() {
-                        result.faces.append(ReportFace(record: FaceRecord(source: entry.path, index: index, face: face)))
+                        result.faces.append(ReportFace(record: FaceRecord(source: entry.path, index: index, face: face, person: known?.match(face))))
                     }
                 case .failure(let failure):
                     if !quiet { context.stderr.writeDiagnostic(failure.description) }
@@ -72,6 +77,7 @@ struct ReportAnalysis {
         if !videos.isEmpty {
             var options = detection.detectorOptions
             options.isTrackingEnabled = true
+            options.descriptorMode = .none
             let tracker = try video.tracker(
                 detector: FaceDetector(options: options, sharingModelsWith: first), models: detection.models,
                 reidentification: .automatic, every: frames.every)

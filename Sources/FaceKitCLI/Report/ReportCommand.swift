@@ -45,6 +45,7 @@ struct ReportCommand: ParsableCommand {
             .flag("quiet", \.quiet, help: "Do not report each file that fails on standard error."),
         ]
             + DetectionFlags.arguments(\.detection, contoursHelp: nil)
+            + PeopleFlags.arguments(\.people, descriptors: false)
             + VideoFlags.arguments(\.video)
             + FrameSelectionFlags.arguments(\.frames)
             + [
@@ -61,6 +62,7 @@ struct ReportCommand: ParsableCommand {
     var maxPixels = FaceImage.defaultMaxPixels
     var quiet = false
     var detection = DetectionFlags()
+    var people = PeopleFlags()
     var video = VideoFlags()
     var frames = FrameSelectionFlags()
     var inputs: [String] = []
@@ -89,6 +91,7 @@ struct ReportCommand: ParsableCommand {
         if detection.contours {
             throw CommandError("'--contours' is not available with 'facekit report': the report does not draw contours")
         }
+        try people.validate(format: nil)
         try video.validate()
         try frames.validate()
         try detection.validate(detection.detectorOptions)
@@ -137,7 +140,7 @@ struct ReportCommand: ParsableCommand {
         var analysedPhotos: [String] = []
         if !others.isEmpty {
             let analysis = ReportAnalysis(
-                detection: detection, video: video, frames: frames, maxPixels: maxPixels, jobs: jobs)
+                detection: detection, people: people, video: video, frames: frames, maxPixels: maxPixels, jobs: jobs)
             let result = try analysis.run(others, context: context, quiet: quiet)
             faces += result.faces
             analysedPhotos = result.photosAnalysed
@@ -182,6 +185,10 @@ struct ReportCommand: ParsableCommand {
             list.append(("--min-detection-score", detection.minDetectionScore.defaultValueDescription))
             list.append(("--landmarks", detection.landmarks ? "on" : "off"))
             list.append(("--classify", detection.classify ? "on" : "off"))
+            if let known = people.known {
+                list.append(("--known", known))
+                list.append(("--known-tolerance", people.knownTolerance.defaultValueDescription))
+            }
         }
         list.append(("facekit", FaceKitCommand.version))
         return list

@@ -79,5 +79,8 @@ struct ReportFace: Sendable {
         rightEyeOpen = face.rightEyeOpenProbability
         classified = Face.Probability.allCases.contains { face.absenceReason($0) != .notRequested }
         landmarks = face.landmarks
+        quality = face.quality
+        person = record.person?.name
+        personDistance = record.person?.distance
     }
 }
