@@ -55,7 +55,7 @@ extension HeadPoseStudy: TrainingStep {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "head-pose",
-            abstract: "Measure head pose against GENKI-4K's labels, and against YuNet's keypoints.")
+            abstract: "Fit the 3D mean face for head pose on GENKI-4K and measure it against GENKI's labels.")
     }
 
     static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options, cache: true) }

@@ -129,8 +129,8 @@ struct NullArgumentTests {
             ("fk_shape_predictor_predict(predictor NULL)", {
                 fk_shape_predictor_predict(nil, h.image, [region], 1, &points, 68, $0)
             }),
-            ("fk_solve_pose(model NULL)", { fk_solve_pose(nil, points, 6, 64, 48, &pose, $0) }),
-            ("fk_solve_pose(out NULL)", { fk_solve_pose(model, points, 6, 64, 48, nil, $0) }),
+            ("fk_solve_pose(model NULL)", { fk_solve_pose(nil, points, 6, 64, 48, 64, &pose, $0) }),
+            ("fk_solve_pose(out NULL)", { fk_solve_pose(model, points, 6, 64, 48, 64, nil, $0) }),
             ("fk_video_open(path NULL)", { fk_video_open(nil, &out, $0) }),
             ("fk_video_open(out NULL)", { fk_video_open(NativeInputs.video, nil, $0) }),
             ("fk_video_get_info(video NULL)", { fk_video_get_info(nil, &info, $0) }),

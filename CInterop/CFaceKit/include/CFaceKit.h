@@ -284,8 +284,9 @@ int32_t fk_shape_predictor_predict(const fk_shape_predictor *predictor, const fk
 
 /* ---- Head pose ------------------------------------------------------------------------------
  * Solves for the rotation of a rigid 3D mean face that projects onto the given 2D points
- * (OpenCV's solvePnP, iterative), with a pinhole camera whose focal length is the image width
- * and whose centre is the image centre.
+ * (OpenCV's solvePnP: iterative from an upright face and SQPnP refined by Levenberg-Marquardt,
+ * the better fit kept), with a pinhole camera of focal_length pixels (> 0) whose centre is the
+ * image centre.
  *
  * model_points: count points in the face's own frame (x toward the image's right for a frontal
  * face, y down, z away from the camera), any unit. image_points: the same count of pixels.
@@ -297,7 +298,8 @@ typedef struct fk_pose {
 } fk_pose;
 
 int32_t fk_solve_pose(const float *model_points_xyz, const fk_point *image_points, int32_t count,
-                      int32_t image_width, int32_t image_height, fk_pose *out, fk_error *error);
+                      int32_t image_width, int32_t image_height, double focal_length, fk_pose *out,
+                      fk_error *error);
 
 /* ---- Video ----------------------------------------------------------------------------------
  * Sequential frame reading through OpenCV's FFmpeg backend (MP4/H.264, MOV/HEVC, AVI/MPEG-4, ...).

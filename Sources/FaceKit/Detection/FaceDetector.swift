@@ -255,25 +255,46 @@ public final class FaceDetector: Sendable {
     }
 
     private func headEulerAngles(of shape: FaceShape, imageSize: (width: Int, height: Int)) -> HeadEulerAngles {
-        Self.headEulerAngles(of: shape, imageSize: imageSize, model: MeanFace.points)
+        Self.headEulerAngles(
+            of: shape, imageSize: imageSize, model: MeanFace.points,
+            focalLengthInImageWidths: MeanFace.focalLengthInImageWidths, levelPitchDegrees: MeanFace.levelPitchDegrees)
     }
 
-    /// Head pose (pitch, yaw, roll in degrees) from the mean face's points, leaving out those at
-    /// `excluded` dlib indices: for measuring which points the pose should rest on.
+    /// The shipped head model: its 68 points (dlib index, x, y, z in the face frame), the focal
+    /// length it assumes in image widths and its level in degrees of pitch.
+    @_spi(Training) public static var headModel:
+        (points: [(dlibIndex: Int, x: Double, y: Double, z: Double)], focalLengthInImageWidths: Double, levelPitchDegrees: Double)
+    {
+        (
+            MeanFace.points.map { ($0.dlibIndex, Double($0.x), Double($0.y), Double($0.z)) },
+            MeanFace.focalLengthInImageWidths, MeanFace.levelPitchDegrees
+        )
+    }
+
+    /// Head pose (pitch, yaw, roll in degrees) from any 3D model of some of dlib's points, through
+    /// a camera of the given focal length, levelled by `levelPitchDegrees`: for fitting and
+    /// measuring the head model.
     @_spi(Training) public static func headEulerAngles(
-        of shape: FaceShape, imageSize: (width: Int, height: Int), excluding excluded: Set<Int>
+        of shape: FaceShape, imageSize: (width: Int, height: Int),
+        model: [(dlibIndex: Int, x: Double, y: Double, z: Double)], focalLengthInImageWidths: Double,
+        levelPitchDegrees: Double
     ) -> (x: Double, y: Double, z: Double) {
         let angles = headEulerAngles(
-            of: shape, imageSize: imageSize, model: MeanFace.points.filter { !excluded.contains($0.dlibIndex) })
+            of: shape, imageSize: imageSize,
+            model: model.map { MeanFace.Point(dlibIndex: $0.dlibIndex, x: Float($0.x), y: Float($0.y), z: Float($0.z)) },
+            focalLengthInImageWidths: focalLengthInImageWidths, levelPitchDegrees: levelPitchDegrees)
         return (angles.x, angles.y, angles.z)
     }
 
-    private static func headEulerAngles(of shape: FaceShape, imageSize: (width: Int, height: Int), model: [MeanFace.Point])
-        -> HeadEulerAngles
-    {
+    private static func headEulerAngles(
+        of shape: FaceShape, imageSize: (width: Int, height: Int), model: [MeanFace.Point],
+        focalLengthInImageWidths: Double, levelPitchDegrees: Double
+    ) -> HeadEulerAngles {
         let rotation = NativePose.rotation(
             model: model.map { ($0.x, $0.y, $0.z) }, imagePoints: model.map { shape.points[$0.dlibIndex] },
-            imageWidth: imageSize.width, imageHeight: imageSize.height)
-        return rotation.map { HeadEulerAngles.from(rotation: MeanFace.levelled($0)) } ?? HeadEulerAngles(x: 0, y: 0, z: 0)
+            imageWidth: imageSize.width, imageHeight: imageSize.height,
+            focalLength: focalLengthInImageWidths * Double(imageSize.width))
+        return rotation.map { HeadEulerAngles.from(rotation: MeanFace.levelled($0, by: levelPitchDegrees)) }
+            ?? HeadEulerAngles(x: 0, y: 0, z: 0)
     }
 }
