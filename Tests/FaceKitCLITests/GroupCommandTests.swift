@@ -1,3 +1,4 @@
+import FaceKit
 import FaceKitTestSupport
 import Foundation
 import Testing
@@ -138,6 +139,35 @@ struct GroupCommandTests {
             let faces = try Self.table(root + "/out/faces.csv")
             #expect(faces.count == 2 && faces.allSatisfy { $0["person_id"] == "0" && $0["source"] == "a.jpg" })
             #expect(try Self.table(root + "/out/people.csv").map(\.["faces"]) == ["2"])
+        }
+    }
+
+    @Test("--all-crops: an upright 150 px picture per face, and each person's best shot as person-<id>.jpg", .needsModels)
+    func crops() throws {
+        try TestSupport.withTemporaryFolder { root in
+            // The astronaut turned 35 degrees counter-clockwise, and as she is.
+            let turned = root + "/turned.png"
+            try TestSupport.ffmpeg(["-i", TestSupport.astronaut, "-vf", "rotate=-35*PI/180:fillcolor=gray", turned])
+            let run = Self.group(["--output", root + "/out", "--all-crops", turned, TestSupport.astronaut])
+            #expect(run.status == 0, "\(run.stderr)")
+            let faces = try Self.table(root + "/out/faces.csv")
+            try #require(faces.count == 2)
+            #expect(abs(Double(faces[0]["head_euler_z"]!)! - 35) < 10, "the turn is read: \(faces[0])")
+            let crops = root + "/out/crops/"
+            #expect(try FileManager.default.contentsOfDirectory(atPath: crops).sorted() == ["face-0.jpg", "face-1.jpg", "person-0.jpg"])
+            let detector = try FaceDetector(models: ModelLocator(directory: TestSupport.modelDirectory))
+            for name in ["face-0.jpg", "face-1.jpg"] {
+                let chip = try FaceImage(contentsOfFile: crops + name)
+                #expect(chip.width == 150 && chip.height == 150)
+                let found = try detector.process(chip)
+                try #require(found.count == 1, "\(name)")
+                #expect(abs(found[0].headEulerAngleZ) < 8, "\(name) is upright: roll \(found[0].headEulerAngleZ)")
+                // Centred, and the face about two thirds of the picture (padding 0.25 each side).
+                #expect(abs(found[0].frame.midX - 75) < 12 && found[0].frame.height > 70, "\(found[0].frame)")
+            }
+            let best = Double(faces[0]["quality"]!)! >= Double(faces[1]["quality"]!)! ? 0 : 1
+            #expect(
+                FileManager.default.contentsEqual(atPath: crops + "person-0.jpg", andPath: crops + "face-\(best).jpg"))
         }
     }
 

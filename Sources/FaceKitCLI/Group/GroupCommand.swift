@@ -26,7 +26,8 @@ struct GroupCommand: ParsableCommand {
                 is read as the output of analyze --descriptors --format jsonl, so that a collection \
                 analysed in shards is grouped without analysing a photo twice. A video gives one face \
                 per track. Writes faces.csv (one row per face, with its person_id) and people.csv (one \
-                row per person, with the best shot) into the --output folder. An input that cannot be \
+                row per person, with the best shot) into the --output folder, and with --crops \
+                a picture of each person's best shot. An input that cannot be \
                 read is reported on standard error and skipped; the exit status is then 1.
                 """)
     }
@@ -46,6 +47,10 @@ struct GroupCommand: ParsableCommand {
             + VideoFlags.arguments(\.video)
             + [
                 .option("output", \.output, valueName: "dir", help: "Write faces.csv and people.csv into this folder."),
+                .flag("crops", \.crops, help: "Also write each person's best shot, upright, as crops/person-<id>.jpg."),
+                .flag(
+                    "all-crops", \.allCrops,
+                    help: "Also write every face, upright, as crops/face-<n>.jpg (n: its row of faces.csv, from 0); implies --crops."),
                 .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
                 .option(
                     "jobs", \.jobs, valueName: "n",
@@ -63,6 +68,8 @@ struct GroupCommand: ParsableCommand {
     var frames = FrameSelectionFlags()
     var video = VideoFlags()
     var output: String?
+    var crops = false
+    var allCrops = false
     var maxPixels = FaceImage.defaultMaxPixels
     var jobs = ProcessInfo.processInfo.activeProcessorCount
     var quiet = false
@@ -145,13 +152,21 @@ struct GroupCommand: ParsableCommand {
             sink.write(CSVFaceWriter.line(PersonSummary.header))
             for summary in summaries { sink.write(CSVFaceWriter.line(summary.cells(faces: faces))) }
         }
+        var failures = analysis.failures
+        if crops || allCrops {
+            let cropping = GroupCrops(summaries: summaries, faceCount: faces.count, all: allCrops)
+            for message in try cropping.write(faces: faces, into: folder, maxPixels: maxPixels) {
+                context.stderr.writeDiagnostic(message)
+                failures += 1
+            }
+        }
         if !quiet && context.stderr.isTerminal {
             let undescribed = faces.count - described.count
             context.stderr.write(
                 "\(faces.count) faces, \(found.count) people"
                     + (undescribed > 0 ? " (\(undescribed) faces without a descriptor left out)" : "")
-                    + (analysis.failures > 0 ? ", \(analysis.failures) inputs failed" : "") + "\n")
+                    + (failures > 0 ? ", \(failures) inputs failed" : "") + "\n")
         }
-        return analysis.failures > 0 ? .failure : .success
+        return failures > 0 ? .failure : .success
     }
 }
