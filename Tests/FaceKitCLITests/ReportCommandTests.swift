@@ -19,13 +19,15 @@ struct ReportCommandTests {
         #expect(HTMLText.escaped("a\nb") == "a\\x0Ab")
     }
 
-    @Test("Histogram bins are round and hold every value")
+    @Test("Histogram bins: a bin per count while few, doubling bins for sizes, every value counted")
     func histogramBins() {
-        let values = [3.0, 41, 57, 58, 120, 219]
-        let bins = SVGHistogram.bins(values, maxBins: 16)
-        #expect(bins.reduce(0) { $0 + $1.count } == values.count)
-        #expect(bins.count <= 16 && bins.first?.label == "0-")
-        #expect(SVGHistogram.bins([0, 1, 1, 2, 5]).map(\.label) == ["0", "1", "2", "3", "4", "5"])
+        #expect(SVGHistogram.countBins([0, 1, 1, 2, 5]).map(\.label) == ["0", "1", "2", "3", "4", "5"])
+        #expect(SVGHistogram.countBins([0, 1, 1, 2, 5]).map(\.count) == [1, 2, 1, 0, 0, 1])
+        let many = SVGHistogram.countBins([0, 3, 70], maxBins: 30)
+        #expect(many.first?.label == "0-4" && many.count == 15 && many.reduce(0) { $0 + $1.count } == 3)
+        let sizes = SVGHistogram.doublingBins([20, 31.9, 32, 100, 640])
+        #expect(sizes.map(\.label) == ["16-32", "32-64", "64-128", "128-256", "256-512", "512-1024"])
+        #expect(sizes.map(\.count) == [2, 1, 1, 0, 0, 1])
     }
 
     @Test("Usage errors: no --output, no input, a bad --sheet-every exit 64")
