@@ -30,6 +30,37 @@ struct ReportCommandTests {
         #expect(sizes.map(\.count) == [2, 1, 1, 0, 0, 1])
     }
 
+    @Test("A track's segments break at gaps; a blink is marked where the eyes open again")
+    func trackSegmentsAndBlinks() {
+        // 25 fps; track 0 seen frames 0-9 and 20-24, eyes closed on frames 4-5; track 1 frames 0-2.
+        var faces: [ReportFace] = []
+        for frame in Array(0...9) + Array(20...24) {
+            var face = ReportFace(
+                source: "c.mp4", frame: frame, timestampMs: Double(frame) * 40, index: 0,
+                box: CGRect(x: 0, y: 0, width: 50, height: 50))
+            face.trackingID = 0
+            let open = (4...5).contains(frame) ? 0.1 : 0.9
+            (face.leftEyeOpen, face.rightEyeOpen, face.classified) = (open, open, true)
+            faces.append(face)
+        }
+        for frame in 0...2 {
+            var face = ReportFace(
+                source: "c.mp4", frame: frame, timestampMs: Double(frame) * 40, index: 1,
+                box: CGRect(x: 60, y: 0, width: 50, height: 50))
+            face.trackingID = 1
+            faces.append(face)
+        }
+        let video = VideoTracks(source: "c.mp4", faces: faces)
+        #expect(video.stepMs == 40)
+        #expect(video.tracks.map(\.id) == [0, 1])
+        let segments = video.segments(of: video.tracks[0])
+        #expect(segments.map(\.startMs) == [0, 800] && segments.map(\.endMs) == [400, 1000])
+        #expect(video.tracks[0].blinkTimesMs == [240])
+        #expect(video.tracks[1].blinkTimesMs == [])
+        let svg = VideoTimeline(video: video).presence()
+        #expect(ReportFixture.count("<path class=\"track\"", in: svg) == 2)
+    }
+
     @Test("Usage errors: no --output, no input, a bad --sheet-every exit 64")
     func usage() {
         #expect(TestSupport.run(["report", "a.csv"]).status == 64)
