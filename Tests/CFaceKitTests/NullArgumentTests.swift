@@ -75,6 +75,8 @@ struct NullArgumentTests {
         let model = [Float](repeating: 0, count: 3 * 6)
         let region = fk_rect(x: 0, y: 0, width: 32, height: 32)
         let stroke = fk_stroke(color: fk_color(), width: 1, outline_color: fk_color(), outline_width: 0)
+        let edges = [fk_graph_edge(a: 0, b: 1, weight: 1)]
+        var labels = [Int32](repeating: 0, count: 2)
         let gray = Int32(FK_PIXEL_GRAY8.rawValue)
         let hogKind = Int32(FK_DETECTOR_HOG.rawValue)
         var calls: [Call] = [
@@ -170,6 +172,12 @@ struct NullArgumentTests {
             ("fk_video_writer_write(frame NULL)", { fk_video_writer_write(h.writer, nil, $0) }),
             ("fk_video_writer_finish(writer NULL)", { fk_video_writer_finish(nil, $0) }),
             ("fk_blas_set_threads(in_use NULL)", { fk_blas_set_threads(1, nil, $0) }),
+            ("fk_squared_distances(a NULL)", { fk_squared_distances(nil, 1, model, 1, 3, &errors, $0) }),
+            ("fk_squared_distances(b NULL)", { fk_squared_distances(model, 1, nil, 1, 3, &errors, $0) }),
+            ("fk_squared_distances(out NULL)", { fk_squared_distances(model, 1, model, 1, 3, nil, $0) }),
+            ("fk_chinese_whispers(edges NULL)", { fk_chinese_whispers(nil, 1, 2, 10, &labels, &count, $0) }),
+            ("fk_chinese_whispers(labels NULL)", { fk_chinese_whispers(edges, 1, 2, 10, nil, &count, $0) }),
+            ("fk_chinese_whispers(cluster_count NULL)", { fk_chinese_whispers(edges, 1, 2, 10, &labels, nil, $0) }),
         ]
         // The second handle NULL next to a real first one, where the first needs a model file.
         if let predictor = h.predictor {

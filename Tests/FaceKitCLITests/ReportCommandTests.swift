@@ -165,6 +165,27 @@ struct ReportCommandTests {
         }
     }
 
+    @Test("A video analysed here has the tracks track's table gives: the same presence chart", .needsModels)
+    func videoAnalysedHere() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let (tracks, summary) = try ReportFixture.trackTables(in: folder)
+            let fromTable = TestSupport.run(["report", "--output", folder + "/a", tracks, summary])
+            let direct = TestSupport.run([
+                "report", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--classify", "--output",
+                folder + "/b", ReportFixture.clip,
+            ])
+            #expect(fromTable.status == 0 && direct.status == 0, "\(fromTable.stderr) \(direct.stderr)")
+            func presence(_ report: String) throws -> String {
+                let page = try String(contentsOfFile: report + "/videos/video-0.html", encoding: .utf8)
+                let start = try #require(page.range(of: "<svg class=\"timeline presence\"")).lowerBound
+                let end = try #require(page[start...].range(of: "</svg>")).upperBound
+                return String(page[start..<end])
+            }
+            #expect(try presence(folder + "/a") == presence(folder + "/b"))
+            #expect(try ReportFixture.count("<path class=\"track\"", in: presence(folder + "/b")) == 2)
+        }
+    }
+
     @Test("People from group's tables: a best shot per person, a page of crops each", .needsModels)
     func peopleFromGroup() throws {
         try TestSupport.withTemporaryFolder { folder in

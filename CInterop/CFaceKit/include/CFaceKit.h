@@ -571,6 +571,41 @@ void fk_video_writer_free(fk_video_writer *writer);
  * single-threaded anyway). */
 int32_t fk_blas_set_threads(int32_t threads, int32_t *in_use, fk_error *error);
 
+/* ---- Face clustering ------------------------------------------------------------------------
+ * Grouping faces into people: squared distances between descriptors through the system BLAS,
+ * for a nearest-neighbour graph built by the caller, and dlib's chinese_whispers over that graph.
+ * Both keep no state: they may run on several threads at once.
+ */
+
+/* Writes to out (a_count x b_count floats, row-major) the squared Euclidean distance between
+ * every row of a (a_count rows of dimension floats, row-major) and every row of b, as
+ * |a|^2 + |b|^2 - 2 a.b with one cblas_sgemm (rounding can make a distance slightly negative
+ * near 0; it is written as 0). a_count, b_count and dimension must be at least 1, and a and b
+ * must each hold fewer than 2^31 floats; otherwise FK_INVALID_ARGUMENT. The product runs on as
+ * many threads as fk_blas_set_threads allows. */
+int32_t fk_squared_distances(const float *a, int32_t a_count, const float *b, int32_t b_count,
+                             int32_t dimension, float *out, fk_error *error);
+
+/* One undirected edge of a graph between nodes 0..node_count-1, with a positive weight. */
+typedef struct fk_graph_edge {
+    int32_t a;
+    int32_t b;
+    float weight;
+} fk_graph_edge;
+
+/* Clusters the nodes 0..node_count-1 of the undirected graph given by edge_count edges with
+ * dlib's chinese_whispers (iterations passes over the nodes, each node taking the label of the
+ * greatest total edge weight among its neighbours; dlib's default random generator, so the same
+ * graph always gives the same clusters). An edge from a node to itself counts as a vote for its
+ * own label; a repeated edge counts twice. A node without edges is a cluster of its own.
+ * labels receives node_count cluster numbers, 0 to *cluster_count - 1, numbered in order of
+ * their first node. edges may be NULL when edge_count is 0, labels when node_count is 0. Fails with FK_INVALID_ARGUMENT when
+ * node_count or edge_count is negative, iterations is not positive, or an edge names a node
+ * outside 0..node_count-1 or has a weight that is not finite and positive. */
+int32_t fk_chinese_whispers(const fk_graph_edge *edges, int64_t edge_count, int32_t node_count,
+                            int32_t iterations, int32_t *labels, int32_t *cluster_count,
+                            fk_error *error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,63 @@
+@_spi(Evaluation) import FaceKit
+import FaceKitArguments
+import FaceKitDatasets
+import Foundation
+
+/// Release-build timing of ``FaceClustering`` on synthetic descriptors (``SyntheticDescriptors``):
+/// the nearest-neighbour graph and chinese whispers apart, and how well the made-up people are
+/// found. Peak memory is the process's: run it under `/usr/bin/time -v` (docs/benchmarks.md).
+struct ClusteringBenchmark: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "clustering-benchmark",
+            abstract: "Time face clustering on synthetic descriptors (use a release build).")
+    }
+
+    static var arguments: [ArgumentDefinition<Self>] {
+        [
+            .option("faces", \.faces, valueName: "n", help: "Synthetic faces to cluster."),
+            .option("people", \.people, valueName: "n", help: "People among them (default: faces / 20)."),
+            .option("neighbours", \.neighbours, valueName: "k", help: "Nearest faces each face is joined to."),
+            .option("threshold", \.threshold, valueName: "distance", help: "Distance under which faces are joined."),
+        ]
+    }
+
+    var faces = 10_000
+    var people: Int?
+    var neighbours = FaceClustering().neighbours
+    var threshold = FaceClustering.defaultThreshold
+
+    func validate() throws(CommandError) {
+        guard faces >= 1 else { throw CommandError("--faces must be at least 1") }
+        guard (people ?? 1) >= 1 && (people ?? 1) <= faces else {
+            throw CommandError("--people must be between 1 and --faces")
+        }
+        do {
+            try FaceClustering(threshold: threshold, neighbours: neighbours).validate()
+        } catch {
+            throw CommandError("\(error)")
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        let peopleCount = people ?? max(1, faces / 20)
+        let (set, generation) = timed { SyntheticDescriptors(faces: faces, people: peopleCount, seed: 1) }
+        progress("generated \(faces) descriptors of \(peopleCount) people in \(fixed(generation, 1)) s")
+        let clustering = FaceClustering(threshold: threshold, neighbours: neighbours)
+        let (graph, graphTime) = try timed {
+            try NearestNeighbourGraph(
+                descriptors: set.values, dimension: set.dimension, neighbours: neighbours, threshold: threshold)
+        }
+        let (found, totalTime) = try timed { try clustering.cluster(flat: set.values, dimension: set.dimension) }
+        let score = ClusteringScore(found: found.labels, truth: set.people)
+        printTable(
+            ["faces", "people", "k", "threshold", "graph s", "graph + whispers s", "edges", "people found",
+             "pairwise P", "pairwise R", "BCubed F"],
+            [[
+                "\(faces)", "\(peopleCount)", "\(neighbours)", fixed(threshold, 2), fixed(graphTime, 1),
+                fixed(totalTime, 1), "\(graph.edges.count)", "\(found.count)", fixed(score.pairwisePrecision, 3),
+                fixed(score.pairwiseRecall, 3), fixed(score.bcubedF, 3),
+            ]])
+        return .success
+    }
+}
