@@ -147,6 +147,23 @@ struct ReportCommandTests {
         }
     }
 
+    @Test("A photo whose name is not UTF-8 is found again from the table and shown with \\xHH", .needsModels)
+    func latin1Name() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+            try TestSupport.makeFile(
+                folder + "/in", nameBytes: TestSupport.latin1Name, contents: TestSupport.astronautData())
+            let table = folder + "/faces.csv"
+            let analyze = TestSupport.analyze(["--output", table, folder + "/in"])
+            #expect(analyze.status == 0, "\(analyze.stderr)")
+            let (run, report) = ReportFixture.report([table], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            let photos = try String(contentsOfFile: report + "/photos.html", encoding: .utf8)
+            #expect(photos.contains("/in/caf\\xE9.png"))
+            #expect(!photos.contains("class=\"missing\""), "the thumbnail was cut")
+        }
+    }
+
     @Test("A video's page: one presence path and one timeline per track, a contact sheet", .needsModels)
     func videoPage() throws {
         try TestSupport.withTemporaryFolder { folder in

@@ -2,6 +2,12 @@ import FaceKit
 import FaceKitArguments
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `facekit report`: a static web site that shows a collection or a video at a glance, from the
 /// tables `analyze`, `track` and `group` wrote (CSV or JSON Lines, `track --summary`, `group`'s
 /// faces.csv and people.csv), or from images, folders and videos it analyses itself.
@@ -166,12 +172,18 @@ struct ReportCommand: ParsableCommand {
 
     /// A source as the tables name it, found from the current folder or else from a table's folder.
     static func locate(_ source: String, tableFolders: [String]) -> String {
-        if source.hasPrefix("/") || FileManager.default.fileExists(atPath: source) { return source }
+        if source.hasPrefix("/") || exists(source) { return source }
         for folder in tableFolders where !folder.isEmpty {
             let candidate = folder + "/" + source
-            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+            if exists(candidate) { return candidate }
         }
         return source
+    }
+
+    /// Whether anything is at `path`, whose bytes need not be UTF-8 (``FilePathEncoding``).
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return FilePathEncoding.withFileSystemRepresentation(path) { stat($0, &info) } == 0
     }
 
     /// The options shown on the overview.
