@@ -1,3 +1,4 @@
+import FaceKit
 import Foundation
 import Testing
 import FaceKitTestSupport
@@ -125,6 +126,30 @@ struct ReportCommandTests {
             let photos = try String(contentsOfFile: report + "/photos.html", encoding: .utf8)
             #expect(ReportFixture.count("class=\"missing\"", in: photos) == 1)
             #expect(try ReportFixture.brokenLinks(in: report) == [])
+        }
+    }
+
+    @Test("Photos analysed here: those without faces count, a broken file is listed with its reason", .needsModels)
+    func analysedHere() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            try TestSupport.makeFile(folder, "in/a.png", contents: TestSupport.astronautData())
+            try TestSupport.makeFile(folder, "in/broken.jpg", contents: Data("not a photo".utf8))
+            var blank = [UInt8](repeating: 128, count: 64 * 64)
+            let empty = try blank.withUnsafeMutableBytes {
+                try FaceImage(pixels: UnsafeRawBufferPointer($0), width: 64, height: 64, bytesPerRow: 64, format: .gray8)
+            }.encoded(fileExtension: "png")
+            try TestSupport.makeFile(folder, "in/grey.png", contents: empty)
+            let (run, report) = ReportFixture.report(
+                ["--model-dir", TestSupport.modelDirectory ?? "/nonexistent", folder + "/in"], in: folder)
+            #expect(run.status == 1)
+            #expect(run.stderrLines.count == 1 && run.stderr.contains("broken.jpg"), "\(run.stderr)")
+            let index = try String(contentsOfFile: report + "/index.html", encoding: .utf8)
+            #expect(index.contains("<b>2</b><span>photos analysed</span>"))
+            #expect(index.contains("<b>1</b><span>faces in photos</span>"))
+            #expect(index.contains("<b>1</b><span>files failed</span>"))
+            #expect(index.contains("broken.jpg</td><td>"))
+            let photos = try String(contentsOfFile: report + "/photos.html", encoding: .utf8)
+            #expect(photos.contains("data-faces=\"0\"") && photos.contains("data-faces=\"1\""))
         }
     }
 
