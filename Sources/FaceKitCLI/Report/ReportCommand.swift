@@ -154,7 +154,7 @@ struct ReportCommand: ParsableCommand {
         }
         var collection = ReportCollection(
             faces: faces, groupFaces: groupFaces, summaries: summaries, peopleRows: peopleRows,
-            facelessPhotos: analysedPhotos, facesPerPerson: facesPerPerson)
+            analysedPhotos: analysedPhotos, facesPerPerson: facesPerPerson)
         collection.failures = failures
         collection.tables = tables
         collection.knowsFacelessPhotos = tables.isEmpty && !others.isEmpty
