@@ -21,8 +21,9 @@ struct ReportAnalysis {
         var failures: [ReportCollection.Failure] = []
     }
 
-    /// Analyses `paths` (files and folders; folders give their images and videos, in path order).
-    func run(_ paths: [String], context: CommandContext, quiet: Bool) throws -> Result {
+    /// Analyses `paths` (files and folders; folders give their images and videos, in path order),
+    /// showing the photos' progress as `analyze` does when `showProgress`.
+    func run(_ paths: [String], context: CommandContext, showProgress: Bool) throws -> Result {
         var result = Result()
         var photos: [ImageFileWalker.Entry] = []
         var videos: [String] = []
@@ -64,18 +65,23 @@ struct ReportAnalysis {
                     return .failure(FailedInput(description: error.description))
                 }
             }
+            let total = photos.count
+            let progress = CollectionProgress(output: context.stderr, enabled: showProgress, total: { total })
             queue.run(inputs: photos) { _, entry, outcome in
                 switch outcome {
                 case .success(let faces):
+                    progress.record(faces: faces.count, failed: false)
                     result.photosAnalysed.append(entry.path)
                     for (index, face) in faces.enumerated() {
                         result.faces.append(ReportFace(record: FaceRecord(source: entry.path, index: index, face: face, person: known?.match(face))))
                     }
                 case .failure(let failure):
-                    if !quiet { context.stderr.writeDiagnostic(failure.description) }
+                    progress.interrupt { context.stderr.writeDiagnostic(failure.description) }
+                    progress.record(faces: 0, failed: true)
                     result.failures.append(.init(source: entry.path, reason: Self.reason(failure.description, of: entry.path)))
                 }
             }
+            progress.finish()
         }
         if !videos.isEmpty {
             var options = detection.detectorOptions
@@ -84,14 +90,14 @@ struct ReportAnalysis {
             let tracker = try video.tracker(
                 detector: FaceDetector(options: options, sharingModelsWith: first), models: detection.models,
                 reidentification: known == nil ? .automatic : .required, every: frames.every)
-            if let note = tracker.reidentificationNote, !quiet { context.stderr.writeDiagnostic(note) }
+            if let note = tracker.reidentificationNote { context.stderr.writeDiagnostic(note) }
             for path in videos {
                 tracker.reset()
                 var records: [FaceRecord] = []
                 let failure = track(path, with: tracker, into: &records)
                 result.faces += TrackCommand.joined(records, tracker: tracker, known: known).map(ReportFace.init(record:))
                 if let failure {
-                    if !quiet { context.stderr.writeDiagnostic(failure) }
+                    context.stderr.writeDiagnostic(failure)
                     result.failures.append(.init(source: path, reason: Self.reason(failure, of: path)))
                 }
             }

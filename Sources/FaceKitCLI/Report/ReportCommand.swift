@@ -48,7 +48,7 @@ struct ReportCommand: ParsableCommand {
             .option(
                 "jobs", \.jobs, valueName: "n", help: "Analyse and cut pictures from this many files at once."),
             .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
-            .flag("quiet", \.quiet, help: "Do not report each file that fails on standard error."),
+            .flag("quiet", \.quiet, help: "Do not show progress and the closing summary on a terminal."),
         ]
             + DetectionFlags.arguments(\.detection, contoursHelp: nil)
             + PeopleFlags.arguments(\.people, descriptors: false)
@@ -139,7 +139,7 @@ struct ReportCommand: ParsableCommand {
                 let parent = (input as NSString).deletingLastPathComponent
                 if !tableFolders.contains(parent) { tableFolders.append(parent) }
             } catch {
-                if !quiet { context.stderr.writeDiagnostic(error.description) }
+                context.stderr.writeDiagnostic(error.description)
                 failures.append(.init(source: input, reason: ReportAnalysis.reason(error.description, of: input)))
             }
         }
@@ -147,7 +147,7 @@ struct ReportCommand: ParsableCommand {
         if !others.isEmpty {
             let analysis = ReportAnalysis(
                 detection: detection, people: people, video: video, frames: frames, maxPixels: maxPixels, jobs: jobs)
-            let result = try analysis.run(others, context: context, quiet: quiet)
+            let result = try analysis.run(others, context: context, showProgress: !quiet && context.stderr.isTerminal)
             faces += result.faces
             analysedPhotos = result.photosAnalysed
             failures += result.failures
@@ -163,9 +163,7 @@ struct ReportCommand: ParsableCommand {
             collection: collection, folder: folder, sheetIntervalSeconds: sheetEvery, jobs: jobs,
             locate: { Self.locate($0, tableFolders: tableFolders) })
         let pictureFailures = try site.write()
-        if !quiet {
-            for failure in pictureFailures { context.stderr.writeDiagnostic(failure.reason) }
-        }
+        for failure in pictureFailures { context.stderr.writeDiagnostic(failure.reason) }
         context.stdout.write(MessageText.escaped(folder.hasSuffix("/") ? folder + "index.html" : folder + "/index.html") + "\n")
         return failures.isEmpty && pictureFailures.isEmpty ? .success : .failure
     }
