@@ -150,6 +150,18 @@ struct ReportCommandTests {
             #expect(index.contains("broken.jpg</td><td>"))
             let photos = try String(contentsOfFile: report + "/photos.html", encoding: .utf8)
             #expect(photos.contains("data-faces=\"0\"") && photos.contains("data-faces=\"1\""))
+            // Again, with the report inside the folder: its own pictures are not photos.
+            let again = TestSupport.run([
+                "report", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--output", folder + "/in/report",
+                folder + "/in",
+            ])
+            let twice = TestSupport.run([
+                "report", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--output", folder + "/in/report",
+                folder + "/in",
+            ])
+            #expect(again.status == 1 && twice.status == 1)
+            let inside = try String(contentsOfFile: folder + "/in/report/index.html", encoding: .utf8)
+            #expect(inside.contains("<b>2</b><span>photos analysed</span>"))
         }
     }
 

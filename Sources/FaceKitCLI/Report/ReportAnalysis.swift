@@ -14,6 +14,8 @@ struct ReportAnalysis {
     var frames: FrameSelectionFlags
     var maxPixels: Int
     var jobs: Int
+    /// The report's folder, whose pictures (an earlier report's) are not analysed as photos.
+    var outputFolder: String
 
     struct Result {
         var faces: [ReportFace] = []
@@ -27,11 +29,14 @@ struct ReportAnalysis {
         var result = Result()
         var photos: [ImageFileWalker.Entry] = []
         var videos: [String] = []
+        let outputPrefix = AnnotationTarget.resolvingLinks(outputFolder) + "/"
         for entry in ImageFileWalker(
             paths: paths, extensions: ImageFileWalker.imageExtensions.union(ImageFileWalker.videoExtensions))
         {
             if let failure = entry.failureDescription {
                 result.failures.append(.init(source: entry.path, reason: Self.reason(failure, of: entry.path)))
+            } else if AnnotationTarget.resolvingLinks(entry.path).hasPrefix(outputPrefix) {
+                continue
             } else if ImageFileWalker.hasExtension(entry.path, in: ImageFileWalker.videoExtensions) {
                 videos.append(entry.path)
             } else {

@@ -146,7 +146,7 @@ struct ReportCommand: ParsableCommand {
         var analysedPhotos: [String] = []
         if !others.isEmpty {
             let analysis = ReportAnalysis(
-                detection: detection, people: people, video: video, frames: frames, maxPixels: maxPixels, jobs: jobs)
+                detection: detection, people: people, video: video, frames: frames, maxPixels: maxPixels, jobs: jobs, outputFolder: folder)
             let result = try analysis.run(others, context: context, showProgress: !quiet && context.stderr.isTerminal)
             faces += result.faces
             analysedPhotos = result.photosAnalysed
