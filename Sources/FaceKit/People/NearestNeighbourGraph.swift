@@ -8,7 +8,10 @@ import Synchronization
 /// Built by brute force, without an all-pairs matrix: the descriptors are compared a tile at a
 /// time (256 x 4096 squared distances from one BLAS product, 4 MB), each row keeping
 /// only its `neighbours` best, so memory grows with the number of faces, not its square. Tiles of
-/// rows run in parallel on every core. The edge list is symmetric by union (an edge when either
+/// rows run in parallel on every core, each tile's product on one BLAS thread: the graph sets
+/// OpenBLAS to one thread per product (``BLASThreads``, for the whole process, as a
+/// re-identifying ``FaceTracker`` does), because OpenBLAS's own threads on top of these doubled
+/// the time on 2 cores (docs/benchmarks.md). The edge list is symmetric by union (an edge when either
 /// face is among the other's nearest), without repeats, sorted by (a, b) with a <= b; every edge
 /// weighs 1.
 @_spi(Evaluation) public struct NearestNeighbourGraph: Sendable {
@@ -59,6 +62,7 @@ import Synchronization
         var distances = [Float](repeating: .infinity, count: count * k)
         let failure = Mutex<FaceKitError?>(nil)
         let rowTiles = (count + rowTile - 1) / rowTile
+        BLASThreads.set(1)
         descriptors.withUnsafeBufferPointer { rows in
             indices.withUnsafeMutableBufferPointer { indices in
                 distances.withUnsafeMutableBufferPointer { distances in
