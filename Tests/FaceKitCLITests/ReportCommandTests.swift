@@ -260,6 +260,29 @@ struct ReportCommandTests {
         }
     }
 
+    @Test("People from facekit group's own output: a card per person, photos and video frames cropped", .needsModels)
+    func peopleFromGroupCommand() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try ReportFixture.photoFolder(in: folder)
+            let group = TestSupport.run([
+                "group", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--output", folder + "/group", photos,
+                ReportFixture.clip,
+            ])
+            #expect(group.status == 0, "\(group.stderr)")
+            let peopleRows = CSVTable(text: try String(contentsOfFile: folder + "/group/people.csv", encoding: .utf8)).rows
+            // The photos and both people of the clip are the same astronaut: one person, maybe more.
+            #expect(peopleRows.count >= 1)
+            let (run, report) = ReportFixture.report(
+                [folder + "/group/faces.csv", folder + "/group/people.csv"], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            let grid = try String(contentsOfFile: report + "/people.html", encoding: .utf8)
+            #expect(ReportFixture.count("<a class=\"person\"", in: grid) == peopleRows.count)
+            #expect(!grid.contains("class=\"missing\""), "every best shot was cut, video frames too")
+            #expect(grid.contains(" 1 video"), "the clip's tracks are people in a video")
+            #expect(try ReportFixture.brokenLinks(in: report) == [])
+        }
+    }
+
     @Test("People from --known names: in analyze's table or analysed here, the same grid", .needsModels)
     func peopleFromKnown() throws {
         try TestSupport.withTemporaryFolder { folder in
