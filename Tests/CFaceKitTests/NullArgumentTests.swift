@@ -99,6 +99,8 @@ struct NullArgumentTests {
             ("fk_image_get_size(width NULL)", { fk_image_get_size(h.image, nil, &height, $0) }),
             ("fk_image_copy_pixels(image NULL)", { fk_image_copy_pixels(nil, gray, &pixels, pixels.count, 64, $0) }),
             ("fk_image_copy_pixels(out NULL)", { fk_image_copy_pixels(h.image, gray, nil, pixels.count, 64, $0) }),
+            ("fk_image_resize(image NULL)", { fk_image_resize(nil, region, 16, 16, &out, $0) }),
+            ("fk_image_resize(out NULL)", { fk_image_resize(h.image, region, 16, 16, nil, $0) }),
             ("fk_image_encode(image NULL)", { fk_image_encode(nil, "png", 90, &bytes, &size, $0) }),
             ("fk_image_encode(extension NULL)", { fk_image_encode(h.image, nil, 90, &bytes, &size, $0) }),
             ("fk_image_encode(bytes NULL)", { fk_image_encode(h.image, "png", 90, nil, &size, $0) }),

@@ -1,3 +1,4 @@
+import FaceKit
 import FaceKitTestSupport
 import Foundation
 import Testing
@@ -120,5 +121,34 @@ struct KnownPeopleTests {
     func usageErrors() {
         #expect(TestSupport.analyze(["--descriptors", TestSupport.astronaut]).status == 64)
         #expect(TestSupport.analyze(["--known", "/tmp", "--known-tolerance", "0", TestSupport.astronaut]).status == 64)
+    }
+}
+
+@Suite("annotate --known")
+struct AnnotateKnownPeopleTests {
+    @Test("a face's tag holds its ID, its name, or both")
+    func tags() {
+        #expect(FaceAnnotation.tagText(id: 3, name: "rose_leslie") == "ID 3 rose_leslie")
+        #expect(FaceAnnotation.tagText(id: 3, name: nil) == "ID 3")
+        #expect(FaceAnnotation.tagText(id: nil, name: "obama") == "obama")
+        #expect(FaceAnnotation.tagText(id: nil, name: nil) == nil)
+    }
+
+    @Test("names are drawn into the copy: it differs from one without --known only where a tag is", .needsModels, .needsSharedData)
+    func namesDrawn() throws {
+        try TestSupport.withTemporaryFolder { root in
+            let photo = KnownPeopleTests.identities + "/test/obama1.jpg"
+            let known = try KnownPeopleTests.knownFolder(root, folders: ["obama"])
+            let plain = TestSupport.run([
+                "annotate", "--model-dir", TestSupport.modelDirectory!, "--output", root + "/plain", photo,
+            ])
+            let named = TestSupport.run([
+                "annotate", "--model-dir", TestSupport.modelDirectory!, "--known", known, "--output", root + "/named", photo,
+            ])
+            #expect(plain.status == 0 && named.status == 0, "\(plain.stderr) \(named.stderr)")
+            let a = try FaceImage(contentsOfFile: root + "/plain/obama1.jpg")
+            let b = try FaceImage(contentsOfFile: root + "/named/obama1.jpg")
+            #expect(try a.pixels() != b.pixels())
+        }
     }
 }

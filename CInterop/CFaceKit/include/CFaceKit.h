@@ -431,6 +431,14 @@ int32_t fk_image_sample_gray(const fk_image *image, const float affine[6], int32
 int32_t fk_image_warp(const fk_image *image, const float affine[6], int32_t width, int32_t height,
                       fk_image **out, fk_error *error);
 
+/* Cuts region out of the image (image pixels; clipped to the image, and must keep at least one
+ * pixel) and scales it to width x height (1 ... 8192 each) into a new image: by pixel area when
+ * shrinking, which keeps thin lines and avoids aliasing, bilinearly when enlarging. For
+ * thumbnails and face crops. On success *out owns a new image, to be released with
+ * fk_image_free; on failure it is left untouched. */
+int32_t fk_image_resize(const fk_image *image, fk_rect region, int32_t width, int32_t height, fk_image **out,
+                        fk_error *error);
+
 /* Encodes the image in the format file_extension names, with or without its dot: "png", "jpg"
  * ("jpeg", "jpe"), "bmp" ("dib"), "tif" ("tiff") or "webp", any case. quality (1 ... 100) sets
  * JPEG's and WebP's quality; PNG, BMP and TIFF are lossless and ignore it. An unknown extension

@@ -92,6 +92,28 @@ extern "C" int32_t fk_image_sample_gray(const fk_image *image, const float affin
     });
 }
 
+extern "C" int32_t fk_image_resize(const fk_image *image, fk_rect region, int32_t width, int32_t height,
+                                   fk_image **out, fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(image != nullptr && out != nullptr, "image and out must not be NULL");
+        fk::require(width >= 1 && width <= 8192 && height >= 1 && height <= 8192, "size out of range 1 ... 8192");
+        fk::require(std::isfinite(region.x) && std::isfinite(region.y) && std::isfinite(region.width) &&
+                        std::isfinite(region.height),
+                    "region has a non-finite value");
+        const cv::Mat &source = image->bgr;
+        const int x0 = std::max(0, int(std::floor(region.x)));
+        const int y0 = std::max(0, int(std::floor(region.y)));
+        const int x1 = std::min(source.cols, int(std::ceil(double(region.x) + region.width)));
+        const int y1 = std::min(source.rows, int(std::ceil(double(region.y) + region.height)));
+        fk::require(x1 > x0 && y1 > y0, "region holds no pixel of the image");
+        const cv::Mat cut = source(cv::Rect(x0, y0, x1 - x0, y1 - y0));
+        const bool shrinking = width <= cut.cols && height <= cut.rows;
+        auto resized = std::make_unique<fk_image>();
+        cv::resize(cut, resized->bgr, cv::Size(width, height), 0, 0, shrinking ? cv::INTER_AREA : cv::INTER_LINEAR);
+        *out = resized.release();
+    });
+}
+
 extern "C" int32_t fk_image_encode(const fk_image *image, const char *file_extension, int32_t quality,
                                    uint8_t **bytes, size_t *count, fk_error *error) {
     return fk::guarded(error, [&] {

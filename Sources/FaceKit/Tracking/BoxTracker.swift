@@ -104,6 +104,19 @@ public struct BoxTracker: Sendable {
         retireMissedTracks()
     }
 
+    /// A cut to another shot: every live track ends now. Those with descriptors wait among the
+    /// lost ones, where only their descriptors can bring them back (``maximumDescriptorDistance``):
+    /// in a new shot neither position nor "the only face missing" says who a face is.
+    public mutating func endShot() {
+        for track in tracks where !track.descriptors.isEmpty {
+            var ended = track
+            ended.endShot()
+            lostTracks.append(ended)
+        }
+        tracks.removeAll()
+        for index in lostTracks.indices { lostTracks[index].endShot() }
+    }
+
     /// Forgets every track, lost ones included; the next IDs continue from where they were, so an
     /// ID is never reused.
     public mutating func removeAllTracks() {
@@ -217,7 +230,9 @@ public struct BoxTracker: Sendable {
             tracks[waiting[row]].observe(boxes[unclaimed[column]], at: timestampMs, smoothing: configuration.velocitySmoothing)
             ids[unclaimed[column]] = tracks[waiting[row]].id
         }
-        if waiting.isEmpty, unclaimed.count == 1, lostTracks.count == 1, alike(lostTracks[0], unclaimed[0]) == true {
+        if waiting.isEmpty, unclaimed.count == 1, lostTracks.count == 1, !lostTracks[0].shotEnded,
+            alike(lostTracks[0], unclaimed[0]) == true
+        {
             var track = lostTracks.removeFirst()
             track.reappear(boxes[unclaimed[0]], at: timestampMs)
             if let descriptor = descriptors[unclaimed[0]] {

@@ -90,6 +90,9 @@ public final class FaceTracker {
     private var framesSinceLoss = Int.max / 2
     private var smoothers: [Int: FaceSmoother] = [:]
     private var eyeClassifiers: [Int: VideoEyeClassifier] = [:]
+    private var cuts = SceneCutDetector()
+    /// Every track of this video, with its descriptors: for ``joinedTrackIDs()``.
+    public private(set) var joining = TrackJoining()
 
     /// Validates `options` (tracking on, no contours), then loads the detector's models and, as
     /// `reidentification` says, the face descriptor model.
@@ -154,6 +157,13 @@ public final class FaceTracker {
     /// orders them, each with its tracking ID.
     public func process(_ image: FaceImage, timestampMs: Double) throws(FaceKitError) -> [Face] {
         try pointTracker.push(image)
+        if try cuts.isCut(image) {
+            // A new shot: nothing is carried over by position or flow, only by appearance.
+            tracker.endShot()
+            followed.removeAll()
+            smoothers.removeAll()
+            framesSinceDetection = Int.max / 2
+        }
         framesSinceDetection += 1
         framesSinceLoss += 1
         var faces: [(id: Int, state: FaceFollower.State)] = []
@@ -176,11 +186,17 @@ public final class FaceTracker {
         var result = try faces.map { id, state throws(FaceKitError) in
             try face(id: id, state: state, image: image, timestampMs: timestampMs)
         }
+        for face in result { joining.record(id: face.trackingID!, timestampMs: timestampMs, descriptor: face.descriptor) }
         result.sort { ($0.frame.minX, $0.frame.minY) < ($1.frame.minX, $1.frame.minY) }
         // A face unseen for a whole window has no usable eye history left.
         eyeClassifiers = eyeClassifiers.filter { $0.value.lastTimestampMs >= timestampMs - EyeOpenLevel.window }
         return result
     }
+
+    /// The tracks of this video that are one person seen in different shots, joined now that
+    /// every track's descriptors are known (``TrackJoining``): each joined ID mapped to the ID it
+    /// takes. Empty without re-identification. Call at the end of a video, before ``reset()``.
+    public func joinedTrackIDs() -> [Int: Int] { isReidentifying ? joining.joinedIDs() : [:] }
 
     /// Forgets every face seen so far, for a new video, whose IDs start again from 0: a video's
     /// IDs then do not depend on the videos tracked before it (`facekit track --shard`).
@@ -189,6 +205,8 @@ public final class FaceTracker {
         followed.removeAll()
         smoothers.removeAll()
         eyeClassifiers.removeAll()
+        cuts = SceneCutDetector()
+        joining.reset()
         framesSinceDetection = Int.max / 2
         framesSinceLoss = Int.max / 2
     }
@@ -250,13 +268,17 @@ public final class FaceTracker {
         }
         let boxes = states.map(\.frame)
         let ids: [Int]
+        var described: [Int: [Float]] = [:]
         if let descriptorNetwork {
             ids = try tracker.update(boxes: boxes, timestampMs: timestampMs) { (index) throws(FaceKitError) -> [Float]? in
-                try descriptorNetwork.descriptor(in: image, shape: states[index].shape)
+                let values = try descriptorNetwork.descriptor(in: image, shape: states[index].shape)
+                described[index] = values
+                return values
             }
         } else {
             ids = tracker.update(boxes: boxes, timestampMs: timestampMs)
         }
+        for (index, values) in described { joining.record(id: ids[index], timestampMs: timestampMs, descriptor: FaceDescriptor(values: values)) }
         // New, or re-identified after a jump: its smoothing starts afresh.
         for (index, id) in ids.enumerated() where !continuing[index] { smoothers[id] = nil }
         return Array(zip(ids, states)).map { (id: $0.0, state: $0.1) }

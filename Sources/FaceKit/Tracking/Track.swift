@@ -20,6 +20,9 @@ struct Track: Sendable, Equatable {
     private(set) var descriptors: [[Float]] = []
     /// Frames matched to a detection since the newest descriptor was added.
     private(set) var framesSinceDescriptor = 0
+    /// Whether the shot this track was seen in has ended (a cut): it can come back by its
+    /// descriptors only.
+    private(set) var shotEnded = false
 
     init(id: Int, box: CGRect, timestampMs: Double) {
         self.id = id
@@ -83,7 +86,11 @@ struct Track: Sendable, Equatable {
 
     /// Records a detection found by appearance rather than overlap: the face jumped (re-entry,
     /// a long gap), so the motion measured before is dropped.
+    /// Marks the track as belonging to a shot that has ended.
+    mutating func endShot() { shotEnded = true }
+
     mutating func reappear(_ box: CGRect, at timestampMs: Double) {
+        shotEnded = false
         velocity = Velocity(dx: 0, dy: 0)
         lastBox = box
         lastTimestampMs = timestampMs

@@ -29,6 +29,7 @@ struct AnnotateCommand: ParsableCommand {
     static var arguments: [ArgumentDefinition<AnnotateCommand>] {
         DetectionFlags.arguments(
             \.detection, contoursHelp: "Compute and draw the 15 contours of the largest face (images only).")
+            + PeopleFlags.arguments(\.people, descriptors: false)
             + [
                 .option(
                     "draw", \.draw, valueName: "marks",
@@ -48,6 +49,7 @@ struct AnnotateCommand: ParsableCommand {
     }
 
     var detection = DetectionFlags()
+    var people = PeopleFlags()
     var draw: AnnotationLayers?
     var output: String?
     var quality = 92
@@ -80,7 +82,11 @@ struct AnnotateCommand: ParsableCommand {
     }
 
     /// The options for images: tracking off.
-    var imageOptions: FaceDetectorOptions { effectiveDetection.detectorOptions }
+    var imageOptions: FaceDetectorOptions {
+        var options = effectiveDetection.detectorOptions
+        options.descriptorMode = people.known != nil ? .all : .none
+        return options
+    }
 
     /// The options for videos: tracking on, as `facekit track`.
     var videoOptions: FaceDetectorOptions {
@@ -92,6 +98,7 @@ struct AnnotateCommand: ParsableCommand {
     func validate() throws(CommandError) {
         // The parser refuses a command line without --output (it is required()).
         guard let output, !output.isEmpty else { throw CommandError("The value '' is invalid for '--output <folder>'") }
+        try people.validate(format: nil)
         guard (1...100).contains(quality) else {
             throw CommandError("The value '\(quality)' is invalid for '--quality <1-100>': it must be from 1 to 100")
         }
@@ -126,6 +133,7 @@ struct AnnotateCommand: ParsableCommand {
         // Models load before anything is written, so a missing model stops the run at once.
         let detector: FaceDetector?
         let tracker: FaceTracker?
+        let known: KnownPeople?
         do {
             // One landmark model in memory for both.
             let photos = try FaceDetector(options: imageOptions, models: detection.models)
@@ -133,9 +141,10 @@ struct AnnotateCommand: ParsableCommand {
             tracker = hasVideos
                 ? try video.tracker(
                     detector: FaceDetector(options: videoOptions, sharingModelsWith: photos), models: detection.models,
-                    reidentification: .automatic, every: frames.every)
+                    reidentification: people.known == nil ? .automatic : .required, every: frames.every)
                 : nil
-        } catch {
+            known = try people.knownPeople(detector: photos, warnings: context.stderr)
+        } catch let error as FaceKitError {
             if case .invalidOption = error { throw DetectionFlags.usageError(error) }
             throw error
         }
@@ -164,9 +173,9 @@ struct AnnotateCommand: ParsableCommand {
                     let result: AnnotationOutcome
                     if target.isVideo {
                         tracker!.reset()
-                        result = annotateVideo(target, with: tracker!, context: context)
+                        result = annotateVideo(target, with: tracker!, known: known, context: context)
                     } else {
-                        result = annotateImage(target, with: detector!)
+                        result = annotateImage(target, with: detector!, known: known)
                     }
                     if let drawn = result.drawn {
                         context.stdout.write(MessageText.escaped(target.outputPath) + "\n")
@@ -190,9 +199,9 @@ struct AnnotateCommand: ParsableCommand {
     }
 
     /// `image` with `faces` drawn on it.
-    func annotated(_ image: FaceImage, faces: [Face]) throws(FaceKitError) -> FaceImage {
+    func annotated(_ image: FaceImage, faces: [Face], names: [String?] = []) throws(FaceKitError) -> FaceImage {
         let canvas = try ImageCanvas(image: image)
-        try annotation(width: image.width, height: image.height).draw(faces, on: canvas)
+        try annotation(width: image.width, height: image.height).draw(faces, names: names, on: canvas)
         return try canvas.image()
     }
 
@@ -204,13 +213,17 @@ struct AnnotateCommand: ParsableCommand {
     }
 
     /// Annotates one image.
-    private func annotateImage(_ target: AnnotationTarget, with detector: FaceDetector) -> AnnotationOutcome {
+    private func annotateImage(_ target: AnnotationTarget, with detector: FaceDetector, known: KnownPeople?)
+        -> AnnotationOutcome
+    {
         let data: Data
         let faces: [Face]
         do throws(FaceKitError) {
             let image = try FaceImage(contentsOfFile: target.input, maxPixels: maxPixels)
             faces = try detector.process(image)
-            data = try annotated(image, faces: faces).encoded(fileExtension: target.imageFormat, quality: quality)
+            let names = known.map { known in faces.map { known.match($0)?.name } } ?? []
+            data = try annotated(image, faces: faces, names: names).encoded(
+                fileExtension: target.imageFormat, quality: quality)
         } catch {
             return AnnotationOutcome(drawn: nil, failure: error.description)
         }
@@ -226,9 +239,9 @@ struct AnnotateCommand: ParsableCommand {
     /// frame by default) and writes only those, at the input's frame rate divided by `--every`,
     /// so that the copy plays at the input's speed. A video that stops decoding, or a frame that
     /// cannot be analysed, ends it early: the frames before are kept, and the failure says where.
-    private func annotateVideo(_ target: AnnotationTarget, with tracker: FaceTracker, context: CommandContext)
-        -> AnnotationOutcome
-    {
+    private func annotateVideo(
+        _ target: AnnotationTarget, with tracker: FaceTracker, known: KnownPeople?, context: CommandContext
+    ) -> AnnotationOutcome {
         func failed(_ message: String) -> AnnotationOutcome { AnnotationOutcome(drawn: nil, failure: message) }
         let video: VideoReader
         do {
@@ -283,7 +296,14 @@ struct AnnotateCommand: ParsableCommand {
             while let (frame, analyse) = try sampled.next() {
                 if analyse, let image = frame.image {
                     let faces = try tracker.process(image, timestampMs: frame.timestampMs)
-                    try writer.write(annotated(image, faces: faces))
+                    // Frames are written as they come: a track is named from its descriptors so far.
+                    let names = known.map { known in
+                        faces.map { face -> String? in
+                            let descriptors = tracker.joining.descriptors(of: face.trackingID!)
+                            return descriptors.isEmpty ? nil : known.match(FaceDescriptor.mean(of: descriptors)).name
+                        }
+                    } ?? []
+                    try writer.write(annotated(image, faces: faces, names: names))
                     framesWritten += 1
                     facesDrawn += faces.count
                 }

@@ -22,11 +22,23 @@ struct FaceAnnotation {
     var style: AnnotationStyle
 
     /// Draws `faces` on `canvas`.
-    func draw(_ faces: [Face], on canvas: ImageCanvas) throws(FaceKitError) {
+    /// Draws `faces`; `names` (parallel to `faces`, or empty) puts a known person's name in the
+    /// face's tag (`--known`).
+    func draw(_ faces: [Face], names: [String?] = [], on canvas: ImageCanvas) throws(FaceKitError) {
         for (index, face) in faces.enumerated() {
             try drawMarks(of: face, color: AnnotationStyle.color(forFace: face.trackingID ?? index), on: canvas)
         }
-        try drawTexts(of: faces, on: canvas)
+        try drawTexts(of: faces, names: names, on: canvas)
+    }
+
+    /// The tag above a face: its ID (with the ids layer and tracking) and its name, when known.
+    static func tagText(id: Int?, name: String?) -> String? {
+        switch (id, name) {
+        case (let id?, let name?): "ID \(id) \(name)"
+        case (let id?, nil): "ID \(id)"
+        case (nil, let name?): name
+        case (nil, nil): nil
+        }
     }
 
     private func drawMarks(of face: Face, color: ImageCanvas.Color, on canvas: ImageCanvas) throws(FaceKitError) {
@@ -95,22 +107,21 @@ struct FaceAnnotation {
     }
 
     /// Draws every face's ID tag, then every face's label, each where ``LabelPlacement`` finds room.
-    private func drawTexts(of faces: [Face], on canvas: ImageCanvas) throws(FaceKitError) {
+    private func drawTexts(of faces: [Face], names: [String?], on canvas: ImageCanvas) throws(FaceKitError) {
         let boxes = faces.map { face in
             let width = style.lineWidth(forFaceWidth: face.frame.width)
             return face.frame.insetBy(dx: -width, dy: -width)
         }
         var layout = LabelPlacement(
             image: CGSize(width: Double(canvas.width), height: Double(canvas.height)), faces: boxes)
-        if layers.contains(.ids) {
-            for (index, face) in faces.enumerated() {
-                guard let id = face.trackingID else { continue }
-                let text = ImageCanvas.Stroke(
-                    color: .black, width: style.textStroke(forFaceWidth: face.frame.width).width)
-                try drawLabel(
-                    ["ID \(id)"], face: face, near: boxes[index], preferAbove: true,
-                    background: AnnotationStyle.color(forFace: id), text: text, layout: &layout, on: canvas)
-            }
+        for (index, face) in faces.enumerated() {
+            let id = layers.contains(.ids) ? face.trackingID : nil
+            guard let tag = Self.tagText(id: id, name: index < names.count ? names[index] : nil) else { continue }
+            let text = ImageCanvas.Stroke(color: .black, width: style.textStroke(forFaceWidth: face.frame.width).width)
+            try drawLabel(
+                [tag], face: face, near: boxes[index], preferAbove: true,
+                background: AnnotationStyle.color(forFace: face.trackingID ?? index), text: text, layout: &layout,
+                on: canvas)
         }
         if layers.contains(.labels) {
             for (index, face) in faces.enumerated() {

@@ -41,6 +41,7 @@ struct TrackCommand: ParsableCommand {
         FrameSelectionFlags.arguments(\.frames)
             // --contours is parsed, unlisted, so that validate() can say why it is refused.
             + DetectionFlags.arguments(\.detection, contoursHelp: nil)
+            + PeopleFlags.arguments(\.people)
             + [
                 .option(
                     "max-missed", \.maxMissed, valueName: "n",
@@ -73,6 +74,7 @@ struct TrackCommand: ParsableCommand {
 
     var frames = FrameSelectionFlags()
     var detection = DetectionFlags()
+    var people = PeopleFlags()
     var maxMissed = TrackerConfiguration().maximumMissedFrames
     var reidWindow = TrackerConfiguration().reidentificationWindowMs / 1000
     var noReid = false
@@ -91,6 +93,8 @@ struct TrackCommand: ParsableCommand {
     var detectorOptions: FaceDetectorOptions {
         var options = detection.detectorOptions
         options.isTrackingEnabled = true
+        // --known names each track from the descriptors re-identification takes anyway.
+        options.descriptorMode = people.descriptors ? .all : .none
         return options
     }
 
@@ -135,6 +139,12 @@ struct TrackCommand: ParsableCommand {
                 "'--summary' cannot be combined with '--resume': the per-track table is made in one run, "
                     + "and the tracks of videos done before the interruption are not kept")
         }
+        if people.known != nil && noReid {
+            throw CommandError(
+                "'--known' cannot be combined with '--no-reid': tracks are named from the face descriptors "
+                    + "that re-identification computes")
+        }
+        try people.validate(format: format)
         try detection.validate(detectorOptions)
     }
 
@@ -148,7 +158,9 @@ struct TrackCommand: ParsableCommand {
             landmarks: detection.landmarks, classify: detection.classify, minFaceSize: detection.minFaceSize,
             minDetectionScore: detection.minDetectionScore, every: frames.every, start: frames.start, end: frames.end,
             detectionInterval: video.detectionInterval, smoothing: !video.noSmoothing, maxMissed: maxMissed,
-            reidWindow: reidWindow, reid: !noReid, shard: collectionShard?.description, paths: videos)
+            reidWindow: reidWindow, reid: !noReid, descriptors: people.descriptors, known: people.known,
+            knownTolerance: people.known.map { _ in people.knownTolerance }, shard: collectionShard?.description,
+            paths: videos)
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
@@ -176,14 +188,23 @@ struct TrackCommand: ParsableCommand {
             paths: videos, extensions: ImageFileWalker.videoExtensions, shard: collectionShard, resuming: resuming)
         let summaryFile = try summary.map { path throws(OutputError) in try AtomicFileOutput(path: path) }
         let tracker: FaceTracker
+        let known: KnownPeople?
         do {
+            let detector = try FaceDetector(options: detectorOptions, models: detection.models)
             tracker = try video.tracker(
-                detector: FaceDetector(options: detectorOptions, models: detection.models),
-                configuration: trackerConfiguration, models: detection.models, reidentification: reidentification,
-                every: frames.every)
-        } catch {
+                detector: detector, configuration: trackerConfiguration, models: detection.models,
+                reidentification: people.known == nil ? reidentification : .required, every: frames.every)
+            var referenceOptions = detector.options
+            referenceOptions.isTrackingEnabled = false
+            referenceOptions.descriptorMode = .all
+            known = try people.knownPeople(
+                detector: FaceDetector(options: referenceOptions, sharingModelsWith: detector), warnings: context.stderr)
+        } catch let error as FaceKitError {
             summaryFile?.discard()
             if case .invalidOption = error { throw DetectionFlags.usageError(error) }
+            throw error
+        } catch {
+            summaryFile?.discard()
             throw error
         }
         // Said even with --quiet: it changes what the IDs mean.
@@ -204,9 +225,11 @@ struct TrackCommand: ParsableCommand {
             checkpointer = CollectionCheckpointer(output: file, interval: .zero)
         }
         let sink: any TextOutput = file ?? context.stdout
-        let writer = format.writer(columns: FaceRecordColumns(landmarks: detection.landmarks), output: sink)
+        let writer = format.writer(
+            columns: FaceRecordColumns(landmarks: detection.landmarks, descriptors: people.descriptors, people: known != nil),
+            output: sink)
         if case .fresh = plan { writer.writeHeader() }
-        var table = summaryFile.map { _ in TrackSummary(countsBlinks: detection.classify) }
+        var table = summaryFile.map { _ in TrackSummary(countsBlinks: detection.classify, namesPeople: known != nil) }
         var framesLeft = hooks.stopAfterFrames
         for entry in inputs.remaining {
             tracker.reset()
@@ -215,17 +238,20 @@ struct TrackCommand: ParsableCommand {
             if let failure = entry.failureDescription {
                 outcome = (0, failure)
             } else {
+                // A video's rows wait for its end, when tracks seen in different shots are joined.
+                var records: [FaceRecord] = []
                 outcome = track(entry.path, with: tracker, context: context, framesLeft: &framesLeft) { record in
+                    records.append(record)
+                }
+                // Stopped as a kill would stop it: no checkpoint for this video, no rename.
+                if framesLeft == 0 { return .failure }
+                for record in Self.joined(records, tracker: tracker, known: known) {
                     writer.write(record)
                     tally.faces += 1
                     ids.insert(record.face.trackingID!)
-                    table?.add(
-                        record.face, source: record.source, frame: record.frame!,
-                        timestampMs: record.timestampMilliseconds!)
+                    table?.add(record)
                 }
             }
-            // Stopped as a kill would stop it: no checkpoint for this video, no rename.
-            if framesLeft == 0 { return .failure }
             tally.countVideo(entry.path)
             tally.framesAnalysed += outcome.framesAnalysed
             tally.tracks += ids.count
@@ -253,6 +279,26 @@ struct TrackCommand: ParsableCommand {
             context.stderr.write(tally.summaryText(seconds: StatusLine.seconds(.now - started)) + "\n")
         }
         return tally.failures > 0 ? .failure : .success
+    }
+
+    /// `records` (one video's) with the IDs of tracks joined across cuts, and each named after the
+    /// known person its track's descriptors match.
+    static func joined(_ records: [FaceRecord], tracker: FaceTracker, known: KnownPeople?) -> [FaceRecord] {
+        let joinedIDs = tracker.joinedTrackIDs()
+        var descriptorsByID: [Int: [FaceDescriptor]] = [:]
+        for id in Set(records.map { $0.face.trackingID! }) {
+            descriptorsByID[joinedIDs[id] ?? id, default: []] += tracker.joining.descriptors(of: id)
+        }
+        let people = known.map { known in
+            descriptorsByID.compactMapValues { $0.isEmpty ? nil : known.match(FaceDescriptor.mean(of: $0)) }
+        }
+        return records.map { record in
+            var record = record
+            let id = joinedIDs[record.face.trackingID!] ?? record.face.trackingID!
+            record.face.trackingID = id
+            record.person = people?[id]
+            return record
+        }
     }
 
     /// Progress and the closing line are drawn for a person watching a terminal, as by `analyze`.

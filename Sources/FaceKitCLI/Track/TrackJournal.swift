@@ -27,6 +27,11 @@ struct TrackSettings: JournalSettings {
     var maxMissed: Int
     var reidWindow: Double
     var reid: Bool
+    /// `--descriptors`; absent in journals written before descriptors existed.
+    var descriptors: Bool?
+    /// `--known` and its tolerance; absent without it.
+    var known: String?
+    var knownTolerance: Double?
     var shard: String?
     var paths: [String]
 
@@ -48,6 +53,12 @@ struct TrackSettings: JournalSettings {
             ("max-missed", "--max-missed \(maxMissed)"),
             ("reid-window", "--reid-window \(reidWindow.defaultValueDescription)"),
             ("no-reid", flag("no-reid", !reid)),
+            ("descriptors", flag("descriptors", descriptors ?? false)),
+            (
+                "known",
+                known.map { "--known \($0) --known-tolerance \((knownTolerance ?? 0).defaultValueDescription)" }
+                    ?? "no --known"
+            ),
             ("shard", shard.map { "--shard \($0)" } ?? "no --shard"),
             ("paths", "the paths " + paths.joined(separator: ", ")),
         ]

@@ -1,0 +1,44 @@
+import FaceKitArguments
+import Foundation
+
+/// Text made safe for HTML and SVG: everything from the input (file names, person names, failure
+/// messages) goes through here, so that a name such as `<script>.jpg` shows as text.
+enum HTMLText {
+    /// `text` with `&`, `<`, `>`, `"` and `'` as character references, control characters (other
+    /// than tab and line feed) and bytes of a path that are not UTF-8 shown as escapes, so that
+    /// the result is safe both between tags and inside a quoted attribute.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in MessageText.escaped(text).unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// A number with at most `digits` decimals, trailing zeros dropped, for SVG coordinates and
+    /// data attributes.
+    static func number(_ value: Double, digits: Int = 1) -> String {
+        NumberFormat.decimal(value.isFinite ? value : 0, fractionDigits: digits) ?? "0"
+    }
+
+    /// `probability` as a whole percentage, `-` when absent.
+    static func percent(_ probability: Double?) -> String {
+        probability.map { "\(Int(($0 * 100).rounded()))%" } ?? "-"
+    }
+
+    /// A duration in seconds as `m:ss.s`.
+    static func time(milliseconds: Double) -> String {
+        let seconds = max(0, milliseconds) / 1000
+        let minutes = Int(seconds / 60)
+        let rest = seconds - Double(minutes * 60)
+        return String(format: "%d:%04.1f", minutes, rest)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// `index.html`: what was analysed, what was found, what failed and why, how faces are spread
+/// over the photos and how large they are, and the options of the run.
+struct OverviewPage {
+    let collection: ReportCollection
+    let page: ReportPage
+
+    func html() -> String {
+        let c = collection
+        var body = "<ul class=\"stats\">\n"
+        func stat(_ value: Int, _ label: String) { body += "<li><b>\(value)</b><span>\(label)</span></li>\n" }
+        stat(c.photos.count, c.knowsFacelessPhotos ? "photos analysed" : "photos with faces")
+        stat(c.faceCount, "faces in photos")
+        stat(c.videos.count, "videos")
+        stat(c.trackCount, "tracks in videos")
+        if let people = c.people { stat(people.count, "people") }
+        stat(c.failures.count, "files failed")
+        body += "</ul>\n"
+        if !c.knowsFacelessPhotos && !c.photos.isEmpty {
+            body += "<p class=\"muted\">From tables: a table has rows only for faces, so photos without faces "
+            body += "and files that failed during the analysis are not counted.</p>\n"
+        }
+        var links: [String] = []
+        if !c.photos.isEmpty { links.append("<a href=\"photos.html\">all \(c.photos.count) photos</a>") }
+        if let people = c.people { links.append("<a href=\"people.html\">\(people.count) people</a>") }
+        if !c.videos.isEmpty { links.append("<a href=\"videos.html\">\(c.videos.count) videos</a>") }
+        if !links.isEmpty { body += "<p>See " + links.joined(separator: ", ") + ".</p>\n" }
+
+        if !c.photos.isEmpty {
+            body += "<h2>Photos</h2>\n<div class=\"charts\">\n"
+            let perPhoto = c.photos.map { Double($0.faces.count) }
+            body += "<figure>" + SVGHistogram(
+                title: "Faces per photo", axisLabel: "faces in the photo", bins: SVGHistogram.bins(perPhoto)
+            ).svg() + "<figcaption>Faces per photo</figcaption></figure>\n"
+            let widths = c.photos.flatMap { $0.faces.map { Double($0.box.width) } }
+            if !widths.isEmpty {
+                body += "<figure>" + SVGHistogram(
+                    title: "Face sizes", axisLabel: "face box width, pixels", bins: SVGHistogram.bins(widths)
+                ).svg() + "<figcaption>Face sizes (box width in pixels)</figcaption></figure>\n"
+            }
+            body += "</div>\n"
+        }
+        if !c.videos.isEmpty {
+            body += "<h2>Videos</h2>\n<table>\n<tr><th>video</th><th>tracks</th><th>length</th></tr>\n"
+            for (index, video) in c.videos.enumerated() {
+                body += "<tr><td><a href=\"videos/video-\(index).html\">\(HTMLText.escaped(video.source))</a></td>"
+                body += "<td>\(video.tracks.count)</td><td>\(HTMLText.time(milliseconds: video.durationMs))</td></tr>\n"
+            }
+            body += "</table>\n"
+        }
+        body += "<h2>Files that failed</h2>\n"
+        if c.failures.isEmpty {
+            body += "<p class=\"muted\">None.</p>\n"
+        } else {
+            body += "<table class=\"failures\">\n<tr><th>file</th><th>why</th></tr>\n"
+            for failure in c.failures {
+                body += "<tr><td>\(HTMLText.escaped(failure.source))</td><td>\(HTMLText.escaped(failure.reason))</td></tr>\n"
+            }
+            body += "</table>\n"
+        }
+        body += "<h2>Options</h2>\n<table class=\"options\">\n"
+        for (name, value) in c.options {
+            body += "<tr><th>\(HTMLText.escaped(name))</th><td>\(HTMLText.escaped(value))</td></tr>\n"
+        }
+        body += "</table>\n"
+        if !c.tables.isEmpty {
+            body += "<h3>Tables read</h3>\n<table>\n"
+            for table in c.tables {
+                body += "<tr><td><code>\(HTMLText.escaped(table.path))</code></td><td>\(HTMLText.escaped(table.description))</td></tr>\n"
+            }
+            body += "</table>\n"
+        }
+        return page.document(title: "Overview", section: .overview, body: body)
+    }
+}

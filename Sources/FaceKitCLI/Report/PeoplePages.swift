@@ -1,0 +1,43 @@
+/// `people.html`, a grid of each person's best shot with name or number and how many photos and
+/// videos they are in, and `people/person-N.html`, one page per person with their faces cropped
+/// from the sources (at most `--faces-per-person`, best shots first).
+struct PeoplePages {
+    let people: [ReportCollection.Person]
+    let layout: ReportLayout
+    let written: Set<String>
+    let page: ReportPage
+
+    func gridHTML() -> String {
+        var body = "<div class=\"people\" id=\"people-grid\">\n"
+        for (index, person) in people.enumerated() {
+            body += "<a class=\"person\" href=\"people/person-\(index).html\">"
+            body += ReportPage.image(layout.personBest[index], depth: 0, alt: person.title, written: written)
+            body += "<figcaption><b>\(HTMLText.escaped(person.title))</b><br><span class=\"muted\">"
+            body += counts(person) + "</span></figcaption></a>\n"
+        }
+        return page.document(title: "People", section: .people, body: body + "</div>\n")
+    }
+
+    func personHTML(_ index: Int) -> String {
+        let person = people[index]
+        var body = "<p>" + counts(person) + " · " + "\(person.faceCount) face" + (person.faceCount == 1 ? "" : "s")
+        if person.faces.count < person.faceCount { body += " (the best \(person.faces.count) shown)" }
+        body += "</p>\n<div class=\"faces\">\n"
+        for (number, face) in person.faces.enumerated() {
+            body += "<figure>" + ReportPage.image(
+                layout.personFaces[index][number], depth: 1, alt: face.source, written: written)
+            body += "<figcaption>\(HTMLText.escaped(face.source))"
+            if let frame = face.frame {
+                body += " <span class=\"muted\">\(face.timestampMs.map { HTMLText.time(milliseconds: $0) } ?? "frame \(frame)")</span>"
+            }
+            body += "</figcaption></figure>\n"
+        }
+        return page.document(title: person.title, section: .people, depth: 1, body: body + "</div>\n")
+    }
+
+    private func counts(_ person: ReportCollection.Person) -> String {
+        let photos = person.photos == 1 ? "1 photo" : "\(person.photos) photos"
+        let videos = person.videos == 1 ? "1 video" : "\(person.videos) videos"
+        return photos + " · " + videos
+    }
+}

@@ -1,0 +1,204 @@
+import FaceKit
+import FaceKitArguments
+import Foundation
+
+/// `facekit report`: a static web site that shows a collection or a video at a glance, from the
+/// tables `analyze`, `track` and `group` wrote (CSV or JSON Lines, `track --summary`, `group`'s
+/// faces.csv and people.csv), or from images, folders and videos it analyses itself.
+///
+/// The site (``ReportSite``) needs no server and no network: `index.html` (overview), the Photos,
+/// People and Videos pages, SVG plots drawn here, pictures cut from the sources. Sources are
+/// found by the path the tables give, from the current folder, else from the table's folder.
+/// A source that cannot be read is listed on the overview and reported on standard error; the
+/// exit status is then 1 (64 for a wrong command line).
+///
+/// ```sh
+/// facekit report faces.csv tracks.csv summary.csv --output report/
+/// facekit report --classify photos/ clip.mp4 --output report/
+/// ```
+struct ReportCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "report",
+            abstract: "Write a static web site that shows the faces of a collection or a video at a glance.",
+            discussion: """
+                Inputs named .csv, .jsonl or .ndjson are read as tables: the faces analyze and track \
+                wrote, track --summary tables, and group's faces.csv and people.csv. Other inputs \
+                (images, videos, folders of both) are analysed with the detection flags, as analyze \
+                and track would. The --output folder gets index.html, its style sheet and pictures: \
+                open it in a browser, copy it or serve it as it is.
+                """)
+    }
+
+    static var arguments: [ArgumentDefinition<ReportCommand>] {
+        [
+            .option("output", \.output, valueName: "folder", help: "Write the site into this folder.").required(),
+            .option(
+                "faces-per-person", \.facesPerPerson, valueName: "n",
+                help: "Show at most this many faces on a person's page, best shots first."),
+            .option(
+                "sheet-every", \.sheetEvery, valueName: "seconds",
+                help: "Put a frame of each video on its contact sheet this often (at most 48 frames)."),
+            .option(
+                "jobs", \.jobs, valueName: "n", help: "Analyse and cut pictures from this many files at once."),
+            .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
+            .flag("quiet", \.quiet, help: "Do not report each file that fails on standard error."),
+        ]
+            + DetectionFlags.arguments(\.detection, contoursHelp: nil)
+            + PeopleFlags.arguments(\.people, descriptors: false)
+            + VideoFlags.arguments(\.video)
+            + FrameSelectionFlags.arguments(\.frames)
+            + [
+                .positional(
+                    "input", \.inputs,
+                    help: "A table (.csv, .jsonl), an image, a video, or a folder of images and videos."),
+            ]
+    }
+
+    var output: String?
+    var facesPerPerson = 24
+    var sheetEvery = 2.0
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var maxPixels = FaceImage.defaultMaxPixels
+    var quiet = false
+    var detection = DetectionFlags()
+    var people = PeopleFlags()
+    var video = VideoFlags()
+    var frames = FrameSelectionFlags()
+    var inputs: [String] = []
+
+    init() {}
+
+    func validate() throws(CommandError) {
+        guard let output, !output.isEmpty else { throw CommandError("The value '' is invalid for '--output <folder>'") }
+        guard !inputs.isEmpty else { throw CommandError("Missing expected argument '<input> ...'") }
+        guard facesPerPerson >= 1 else {
+            throw CommandError("The value '\(facesPerPerson)' is invalid for '--faces-per-person <n>': it must be at least 1")
+        }
+        guard sheetEvery > 0, sheetEvery.isFinite else {
+            throw CommandError(
+                "The value '\(sheetEvery.defaultValueDescription)' is invalid for '--sheet-every <seconds>': "
+                    + "it must be a positive number of seconds")
+        }
+        guard jobs >= 1, jobs <= AnalyzeCommand.maximumJobs else {
+            throw CommandError(
+                "The value '\(jobs)' is invalid for '--jobs <n>': it must be from 1 to \(AnalyzeCommand.maximumJobs)")
+        }
+        guard maxPixels > 0 else {
+            throw CommandError(
+                "The value '\(maxPixels)' is invalid for '--max-pixels <n>': it must be a positive number of pixels")
+        }
+        if detection.contours {
+            throw CommandError("'--contours' is not available with 'facekit report': the report does not draw contours")
+        }
+        try people.validate(format: nil)
+        try video.validate()
+        try frames.validate()
+        try detection.validate(detection.detectorOptions)
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        let folder = output!
+        var faces: [ReportFace] = []
+        var groupFaces: [ReportFace] = []
+        var summaries: [ReportTable.TrackSummaryRow] = []
+        var peopleRows: [ReportTable.PersonRow]?
+        var failures: [ReportCollection.Failure] = []
+        var tables: [(String, String)] = []
+        var tableFolders: [String] = []
+        var others: [String] = []
+        for input in inputs {
+            guard ReportTable.isTableFileName(input), !FileManager.default.isDirectoryPath(input) else {
+                others.append(input)
+                continue
+            }
+            do throws(ReportTable.Unreadable) {
+                switch try ReportTable.read(input) {
+                case .faces(let rows):
+                    if rows.contains(where: { $0.personID != nil }) {
+                        groupFaces += rows
+                        tables.append((input, "faces of facekit group: \(rows.count) rows"))
+                    } else {
+                        faces += rows
+                        let kind = rows.contains(where: \.isVideo) ? "track" : "analyze"
+                        tables.append((input, "faces of facekit \(kind): \(rows.count) rows"))
+                    }
+                case .trackSummary(let rows):
+                    summaries += rows
+                    tables.append((input, "track --summary: \(rows.count) tracks"))
+                case .people(let rows):
+                    peopleRows = (peopleRows ?? []) + rows
+                    tables.append((input, "people of facekit group: \(rows.count) people"))
+                }
+                let parent = (input as NSString).deletingLastPathComponent
+                if !tableFolders.contains(parent) { tableFolders.append(parent) }
+            } catch {
+                if !quiet { context.stderr.writeDiagnostic(error.description) }
+                failures.append(.init(source: input, reason: ReportAnalysis.reason(error.description, of: input)))
+            }
+        }
+        var analysedPhotos: [String] = []
+        if !others.isEmpty {
+            let analysis = ReportAnalysis(
+                detection: detection, people: people, video: video, frames: frames, maxPixels: maxPixels, jobs: jobs)
+            let result = try analysis.run(others, context: context, quiet: quiet)
+            faces += result.faces
+            analysedPhotos = result.photosAnalysed
+            failures += result.failures
+        }
+        var collection = ReportCollection(
+            faces: faces, groupFaces: groupFaces, summaries: summaries, peopleRows: peopleRows,
+            facelessPhotos: analysedPhotos, facesPerPerson: facesPerPerson)
+        collection.failures = failures
+        collection.tables = tables
+        collection.knowsFacelessPhotos = tables.isEmpty && !others.isEmpty
+        collection.options = options(analysed: !others.isEmpty)
+        let site = ReportSite(
+            collection: collection, folder: folder, sheetIntervalSeconds: sheetEvery, jobs: jobs,
+            locate: { Self.locate($0, tableFolders: tableFolders) })
+        let pictureFailures = try site.write()
+        if !quiet {
+            for failure in pictureFailures { context.stderr.writeDiagnostic(failure.reason) }
+        }
+        context.stdout.write(MessageText.escaped(folder.hasSuffix("/") ? folder + "index.html" : folder + "/index.html") + "\n")
+        return failures.isEmpty && pictureFailures.isEmpty ? .success : .failure
+    }
+
+    /// A source as the tables name it, found from the current folder or else from a table's folder.
+    static func locate(_ source: String, tableFolders: [String]) -> String {
+        if source.hasPrefix("/") || FileManager.default.fileExists(atPath: source) { return source }
+        for folder in tableFolders where !folder.isEmpty {
+            let candidate = folder + "/" + source
+            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+        }
+        return source
+    }
+
+    /// The options shown on the overview.
+    private func options(analysed: Bool) -> [(String, String)] {
+        var list: [(String, String)] = [("command", "facekit report " + inputs.joined(separator: " "))]
+        list.append(("--faces-per-person", String(facesPerPerson)))
+        list.append(("--sheet-every", sheetEvery.defaultValueDescription + " s"))
+        if analysed {
+            list.append(("--mode", detection.mode.rawValue))
+            list.append(("--min-face-size", detection.minFaceSize.defaultValueDescription))
+            list.append(("--min-detection-score", detection.minDetectionScore.defaultValueDescription))
+            list.append(("--landmarks", detection.landmarks ? "on" : "off"))
+            list.append(("--classify", detection.classify ? "on" : "off"))
+            if let known = people.known {
+                list.append(("--known", known))
+                list.append(("--known-tolerance", people.knownTolerance.defaultValueDescription))
+            }
+        }
+        list.append(("facekit", FaceKitCommand.version))
+        return list
+    }
+}
+
+extension FileManager {
+    /// Whether a folder is at `path`.
+    fileprivate func isDirectoryPath(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+    }
+}

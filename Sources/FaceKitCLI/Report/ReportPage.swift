@@ -1,0 +1,148 @@
+/// The frame every page of the report shares: the document head, the navigation between the
+/// sections the report has, and the one style sheet. Pages one folder down (`videos/`,
+/// `people/`) reach the shared files through `../`; no path leaves the report folder.
+struct ReportPage {
+    enum Section: String, CaseIterable {
+        case overview = "Overview"
+        case photos = "Photos"
+        case people = "People"
+        case videos = "Videos"
+
+        var file: String {
+            switch self {
+            case .overview: "index.html"
+            case .photos: "photos.html"
+            case .people: "people.html"
+            case .videos: "videos.html"
+            }
+        }
+    }
+
+    /// The sections this report has, in the navigation's order.
+    var sections: [Section]
+
+    /// A whole HTML document. `title` is escaped here; `body` is HTML built with ``HTMLText``.
+    func document(
+        title: String, section: Section, depth: Int = 0, body: String, scripts: [String] = []
+    ) -> String {
+        let up = String(repeating: "../", count: depth)
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="generator" content="facekit report \(FaceKitCommand.version)">
+            <title>\(HTMLText.escaped(title)) · FaceKit report</title>
+            <link rel="stylesheet" href="\(up)style.css">
+            </head>
+            <body>
+            <nav>
+            <span class="brand">FaceKit report</span>
+
+            """
+        for item in sections {
+            let current = item == section ? " aria-current=\"page\"" : ""
+            html += "<a href=\"\(up)\(item.file)\"\(current)>\(item.rawValue)</a>\n"
+        }
+        html += "</nav>\n<main>\n<h1>\(HTMLText.escaped(title))</h1>\n" + body + "\n</main>\n"
+        for script in scripts { html += "<script src=\"\(up)\(script)\"></script>\n" }
+        return html + "</body>\n</html>\n"
+    }
+
+    /// An `<img>` of a picture the report wrote, or a placeholder saying why there is none.
+    static func image(_ path: String?, depth: Int, alt: String, written: Set<String>, className: String = "") -> String {
+        let up = String(repeating: "../", count: depth)
+        let classAttribute = className.isEmpty ? "" : " class=\"\(className)\""
+        guard let path, written.contains(path) else {
+            return "<div class=\"missing\(className.isEmpty ? "" : " " + className)\">no picture: the source could not be read</div>"
+        }
+        return "<img\(classAttribute) src=\"\(up)\(path)\" alt=\"\(HTMLText.escaped(alt))\" loading=\"lazy\">"
+    }
+
+    static let styleSheet = """
+        :root { --ink: #1d2330; --muted: #5d6675; --line: #d9dde4; --paper: #f6f7f9; --accent: #2f6fd6; }
+        * { box-sizing: border-box; }
+        body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: var(--paper); }
+        nav { display: flex; gap: 18px; align-items: baseline; padding: 10px 24px; background: #1d2330; }
+        nav a { color: #d8e2f4; text-decoration: none; }
+        nav a[aria-current] { color: #fff; font-weight: 600; border-bottom: 2px solid #ffd600; }
+        nav .brand { color: #ffd600; font-weight: 700; margin-right: 12px; }
+        main { max-width: 1200px; margin: 0 auto; padding: 8px 24px 48px; }
+        h1 { font-size: 26px; margin: 18px 0 8px; overflow-wrap: anywhere; }
+        h2 { font-size: 19px; margin: 28px 0 8px; }
+        h3 { font-size: 16px; margin: 18px 0 6px; }
+        a { color: var(--accent); }
+        .stats { display: flex; flex-wrap: wrap; gap: 12px; margin: 12px 0; padding: 0; list-style: none; }
+        .stats li { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 16px; min-width: 120px; }
+        .stats b { display: block; font-size: 24px; }
+        .stats span { color: var(--muted); font-size: 13px; }
+        table { border-collapse: collapse; background: #fff; margin: 8px 0; }
+        th, td { border: 1px solid var(--line); padding: 4px 10px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+        th { background: #eef0f4; }
+        .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 16px; }
+        figure { margin: 0; }
+        svg { width: 100%; height: auto; background: #fff; border: 1px solid var(--line); border-radius: 6px; }
+        svg text { font: 11px system-ui, sans-serif; fill: var(--ink); }
+        svg .bar { fill: #4d86e0; }
+        svg .count, svg .label, svg .axis-label, svg .tick-x { text-anchor: middle; }
+        svg .axis-label, svg .tick, svg .tick-x { fill: var(--muted); }
+        svg .axis { stroke: #8a93a3; stroke-width: 1; }
+        svg .lane-label, svg .tick { text-anchor: end; }
+        svg .track { fill: none; stroke-linecap: butt; }
+        svg .panel { fill: #fafbfc; stroke: var(--line); }
+        svg .half { stroke: var(--line); stroke-dasharray: 3 3; }
+        svg .series { fill: none; stroke-width: 1.6; stroke-linejoin: round; }
+        svg .series.smile { stroke: #e8890c; }
+        svg .series.eyes { stroke: #2f6fd6; }
+        svg .series.yaw { stroke: #8a3fc7; }
+        svg .blink { stroke: #d62f4b; stroke-width: 1.5; }
+        svg .none { fill: var(--muted); text-anchor: middle; }
+        .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 14px; }
+        .grid figure, .person { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 8px; }
+        .grid img, .grid .missing { width: 100%; height: auto; display: block; border-radius: 4px; }
+        figcaption { font-size: 13px; margin-top: 6px; overflow-wrap: anywhere; }
+        figcaption .muted, .muted { color: var(--muted); }
+        .missing { background: #eceef2; color: var(--muted); font-size: 12px; padding: 24px 8px; text-align: center; }
+        .people { display: grid; grid-template-columns: repeat(auto-fill, minmax(160px, 1fr)); gap: 14px; }
+        .person { text-decoration: none; color: inherit; display: block; text-align: center; }
+        .person img, .faces img { width: 100%; height: auto; border-radius: 4px; display: block; }
+        .faces { display: grid; grid-template-columns: repeat(auto-fill, minmax(110px, 1fr)); gap: 10px; }
+        .faces figure { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 5px; }
+        .sheet { display: grid; grid-template-columns: repeat(auto-fill, minmax(240px, 1fr)); gap: 10px; }
+        .sheet figure { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 5px; }
+        .sheet img { width: 100%; height: auto; display: block; }
+        .track-head { display: flex; gap: 14px; align-items: center; }
+        .swatch { display: inline-block; width: 14px; height: 14px; border-radius: 3px; border: 1px solid #0005; vertical-align: -2px; }
+        .sorting { display: none; gap: 8px; align-items: center; margin: 8px 0 14px; }
+        .sorting.ready { display: flex; }
+        .sorting button { font: inherit; padding: 3px 10px; border: 1px solid var(--line); background: #fff; border-radius: 5px; cursor: pointer; }
+        .sorting button[aria-pressed="true"] { background: var(--accent); color: #fff; border-color: var(--accent); }
+        code { background: #eef0f4; padding: 1px 4px; border-radius: 3px; overflow-wrap: anywhere; }
+        """
+
+    /// Sorts the photo grid by a `data-` attribute of its figures. The grid is complete without
+    /// it: the buttons appear only when this runs.
+    static let sortScript = """
+        (function () {
+          var grid = document.getElementById("photo-grid");
+          var bar = document.getElementById("photo-sorting");
+          if (!grid || !bar) return;
+          bar.classList.add("ready");
+          var buttons = bar.querySelectorAll("button");
+          buttons.forEach(function (button) {
+            button.addEventListener("click", function () {
+              var key = button.getAttribute("data-sort");
+              var items = Array.prototype.slice.call(grid.children);
+              items.sort(function (a, b) {
+                if (key === "name") return Number(a.getAttribute("data-order")) - Number(b.getAttribute("data-order"));
+                var d = Number(b.getAttribute("data-" + key)) - Number(a.getAttribute("data-" + key));
+                return d !== 0 ? d : Number(a.getAttribute("data-order")) - Number(b.getAttribute("data-order"));
+              });
+              items.forEach(function (item) { grid.appendChild(item); });
+              buttons.forEach(function (other) { other.setAttribute("aria-pressed", String(other === button)); });
+            });
+          });
+        })();
+        """
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import FaceKitTestSupport
+
+@testable import FaceKitCLI
+
+/// The report rendered by a real browser (headless Chromium): pages load without console
+/// messages, scripts run, and the screenshots show something.
+@Suite(
+    "facekit report in headless Chromium",
+    .enabled(if: HeadlessBrowser.found != nil, HeadlessBrowser.missingMessage), .needsModels)
+struct ReportBrowserTests {
+    @Test("The overview, photos, people and video pages load cleanly and are not blank")
+    func pagesRender() throws {
+        let browser = try #require(HeadlessBrowser.found)
+        try TestSupport.withTemporaryFolder { folder in
+            let (faces, people) = try ReportFixture.groupTables(in: folder)
+            let analyze = folder + "/faces.csv"
+            let (tracks, summary) = try ReportFixture.trackTables(in: folder)
+            let (run, report) = ReportFixture.report([analyze, tracks, summary, faces, people], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+
+            let index = try browser.screenshot(report + "/index.html", to: folder + "/index.png")
+            #expect(index == [], "console: \(index)")
+            #expect(try !HeadlessBrowser.isBlank(folder + "/index.png"))
+
+            let grid = try browser.load(report + "/people.html")
+            #expect(grid.consoleMessages == [])
+            #expect(ReportFixture.count("class=\"person\"", in: grid.dom) == 2)
+
+            let photos = try browser.load(report + "/photos.html")
+            #expect(photos.consoleMessages == [])
+            #expect(photos.dom.contains("class=\"sorting ready\""), "the sort script ran")
+            #expect(ReportFixture.count("class=\"photo\"", in: photos.dom) == ReportFixture.photos.count)
+
+            let tracksSeen = CSVTable(text: try String(contentsOfFile: summary, encoding: .utf8)).rows.count
+            let video = try browser.load(report + "/videos/video-0.html")
+            #expect(video.consoleMessages == [])
+            let presence = try #require(video.dom.range(of: "<svg class=\"timeline presence\"")).lowerBound
+            let svg = video.dom[presence...]
+            let end = try #require(svg.range(of: "</svg>")).upperBound
+            #expect(ReportFixture.count("<path ", in: String(svg[..<end])) == tracksSeen, "one path per track")
+            let shot = try browser.screenshot(report + "/videos/video-0.html", to: folder + "/video.png", height: 2400)
+            #expect(shot == [])
+            #expect(try !HeadlessBrowser.isBlank(folder + "/video.png"))
+        }
+    }
+
+    @Test("A file named with <script> runs nothing: no console message, only the report's own script")
+    func hostileNameInBrowser() throws {
+        let browser = try #require(HeadlessBrowser.found)
+        try TestSupport.withTemporaryFolder { folder in
+            let name = "<script>console.error('injected')</script><img src=x onerror=alert(1)>.png"
+            try TestSupport.makeFile(folder, "in/" + name, contents: TestSupport.astronautData())
+            let (run, report) = ReportFixture.report(
+                ["--model-dir", TestSupport.modelDirectory ?? "/nonexistent", folder + "/in"], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            for page in ["index.html", "photos.html"] {
+                let load = try browser.load(report + "/" + page)
+                #expect(load.consoleMessages == [], "\(page): \(load.consoleMessages)")
+                #expect(!load.dom.contains("console.error('injected')</script>"))
+                #expect(!load.dom.contains("<img src=x"))
+                #expect(ReportFixture.count("<script", in: load.dom) == (page == "photos.html" ? 1 : 0))
+            }
+        }
+    }
+}

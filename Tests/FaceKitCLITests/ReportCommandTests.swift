@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+import FaceKitTestSupport
+
+@testable import FaceKitCLI
+
+@Suite("facekit report: the site from tables and inputs")
+struct ReportCommandTests {
+    @Test("CSV cells: quoted commas, doubled quotes, line breaks, CRLF and a byte-order mark")
+    func csvCells() {
+        let table = CSVTable(text: "\u{FEFF}source,face\r\n\"a, \"\"b\"\"\nc.jpg\",0\r\nplain.jpg,1\n\n")
+        #expect(table.header == ["source", "face"])
+        #expect(table.rows == [["a, \"b\"\nc.jpg", "0"], ["plain.jpg", "1"]])
+    }
+
+    @Test("HTML text: markup, quotes and control characters are escaped")
+    func escaping() {
+        #expect(HTMLText.escaped("<script>alert('x')</script> & \"q\"") == "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;")
+        #expect(HTMLText.escaped("a\nb") == "a\\x0Ab")
+    }
+
+    @Test("Histogram bins are round and hold every value")
+    func histogramBins() {
+        let values = [3.0, 41, 57, 58, 120, 219]
+        let bins = SVGHistogram.bins(values, maxBins: 16)
+        #expect(bins.reduce(0) { $0 + $1.count } == values.count)
+        #expect(bins.count <= 16 && bins.first?.label == "0-")
+        #expect(SVGHistogram.bins([0, 1, 1, 2, 5]).map(\.label) == ["0", "1", "2", "3", "4", "5"])
+    }
+
+    @Test("Usage errors: no --output, no input, a bad --sheet-every exit 64")
+    func usage() {
+        #expect(TestSupport.run(["report", "a.csv"]).status == 64)
+        #expect(TestSupport.run(["report", "--output", "/tmp/x"]).status == 64)
+        let run = TestSupport.run(["report", "--output", "/tmp/x", "--sheet-every", "0", "a.csv"])
+        #expect(run.status == 64 && run.stderr.contains("--sheet-every"))
+    }
+
+    @Test("From analyze's CSV: a thumbnail per photo, counts, histograms, relative links only", .needsModels)
+    func fromAnalyzeCSV() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let table = try ReportFixture.analyzeTable(in: folder)
+            let (run, report) = ReportFixture.report([table], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout == report + "/index.html\n")
+            let photos = try String(contentsOfFile: report + "/photos.html", encoding: .utf8)
+            #expect(ReportFixture.count("<figure class=\"photo\"", in: photos) == ReportFixture.photos.count)
+            for photo in ReportFixture.photos {
+                #expect(photos.contains(HTMLText.escaped(photo.name)), "\(photo.name) is named, escaped")
+            }
+            let index = try String(contentsOfFile: report + "/index.html", encoding: .utf8)
+            #expect(index.contains("<b>\(ReportFixture.photos.count)</b><span>photos with faces</span>"))
+            #expect(ReportFixture.count("<svg class=\"histogram\"", in: index) == 2)
+            #expect(try ReportFixture.brokenLinks(in: report) == [])
+            let thumbnails = try FileManager.default.contentsOfDirectory(atPath: report + "/images")
+            #expect(thumbnails.count == ReportFixture.photos.count)
+            #expect(!FileManager.default.fileExists(atPath: report + "/people.html"), "no people without group or --known")
+        }
+    }
+
+    @Test("analyze's JSON Lines make the same pages as its CSV", .needsModels)
+    func jsonLinesAsCSV() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let csv = try ReportFixture.analyzeTable(in: folder, format: "csv")
+            let jsonl = try ReportFixture.analyzeTable(in: folder, format: "jsonl")
+            let fromCSV = TestSupport.run(["report", "--output", folder + "/a", csv])
+            let fromJSONL = TestSupport.run(["report", "--output", folder + "/b", jsonl])
+            #expect(fromCSV.status == 0 && fromJSONL.status == 0)
+            for page in ["photos.html"] {
+                let a = try String(contentsOfFile: folder + "/a/" + page, encoding: .utf8)
+                let b = try String(contentsOfFile: folder + "/b/" + page, encoding: .utf8)
+                #expect(a == b, "\(page) differs")
+            }
+            let a = try Data(contentsOf: URL(fileURLWithPath: folder + "/a/images/photo-0.jpg"))
+            let b = try Data(contentsOf: URL(fileURLWithPath: folder + "/b/images/photo-0.jpg"))
+            #expect(a == b, "the same boxes are drawn")
+        }
+    }
+
+    @Test("A source that cannot be read is listed with its reason; the rest is written; exit 1", .needsModels)
+    func missingSource() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let table = try ReportFixture.analyzeTable(in: folder)
+            try FileManager.default.removeItem(atPath: folder + "/photos/a b.png")
+            let (run, report) = ReportFixture.report([table, folder + "/nothing.csv"], in: folder)
+            #expect(run.status == 1)
+            #expect(run.stderr.contains("a b.png"), "\(run.stderr)")
+            #expect(run.stderr.contains("nothing.csv"), "\(run.stderr)")
+            let index = try String(contentsOfFile: report + "/index.html", encoding: .utf8)
+            #expect(index.contains("<table class=\"failures\">"))
+            #expect(index.contains("a b.png</td><td>not shown: "))
+            let photos = try String(contentsOfFile: report + "/photos.html", encoding: .utf8)
+            #expect(ReportFixture.count("class=\"missing\"", in: photos) == 1)
+            #expect(try ReportFixture.brokenLinks(in: report) == [])
+        }
+    }
+
+    @Test("A file named with <script> is shown as text, in every page", .needsModels)
+    func hostileName() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let name = "<script>alert(1)</script> & \"x\".png"
+            try TestSupport.makeFile(folder, "in/" + name, contents: TestSupport.astronautData())
+            let (run, report) = ReportFixture.report(
+                ["--model-dir", TestSupport.modelDirectory ?? "/nonexistent", folder + "/in"], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            for page in ["index.html", "photos.html"] {
+                let html = try String(contentsOfFile: report + "/" + page, encoding: .utf8)
+                #expect(!html.contains("<script>alert"), "\(page) holds the name unescaped")
+                #expect(!html.contains("\"x\".png"))
+                if page == "photos.html" {
+                    #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;.png"))
+                }
+            }
+        }
+    }
+
+    @Test("A video's page: one presence path and one timeline per track, a contact sheet", .needsModels)
+    func videoPage() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let (tracks, summary) = try ReportFixture.trackTables(in: folder)
+            let (run, report) = ReportFixture.report(["--sheet-every", "1", tracks, summary], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            let summaryRows = CSVTable(text: try String(contentsOfFile: summary, encoding: .utf8)).rows
+            let page = try String(contentsOfFile: report + "/videos/video-0.html", encoding: .utf8)
+            #expect(ReportFixture.count("<path class=\"track\"", in: page) == summaryRows.count)
+            #expect(ReportFixture.count("<svg class=\"timeline track-timeline\"", in: page) == summaryRows.count)
+            #expect(ReportFixture.count("<path class=\"series smile\"", in: page) == summaryRows.count)
+            // crossing.mp4 lasts 5 s: a frame each second from 0 to 4.
+            #expect(ReportFixture.count("<div class=\"sheet\">", in: page) == 1)
+            #expect(ReportFixture.count("src=\"../images/video-0-", in: page) == 5)
+            #expect(try ReportFixture.brokenLinks(in: report) == [])
+        }
+    }
+
+    @Test("People from group's tables: a best shot per person, a page of crops each", .needsModels)
+    func peopleFromGroup() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let (faces, people) = try ReportFixture.groupTables(in: folder)
+            let (run, report) = ReportFixture.report(["--faces-per-person", "2", faces, people], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            let grid = try String(contentsOfFile: report + "/people.html", encoding: .utf8)
+            #expect(ReportFixture.count("<a class=\"person\"", in: grid) == 2)
+            #expect(grid.contains("Eileen Collins") && grid.contains("Person 1"))
+            #expect(grid.contains("3 photos · 0 videos"))
+            let first = try String(contentsOfFile: report + "/people/person-0.html", encoding: .utf8)
+            #expect(ReportFixture.count("<figure>", in: first) == 2, "at most --faces-per-person")
+            #expect(first.contains("the best 2 shown"))
+            #expect(try ReportFixture.brokenLinks(in: report) == [])
+            // group's photo rows also make the Photos page when no analyze table is given.
+            let photos = try String(contentsOfFile: report + "/photos.html", encoding: .utf8)
+            #expect(ReportFixture.count("<figure class=\"photo\"", in: photos) == ReportFixture.photos.count)
+        }
+    }
+
+    @Test("People from --known names: in analyze's table or analysed here, the same grid", .needsModels)
+    func peopleFromKnown() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try ReportFixture.photoFolder(in: folder)
+            try TestSupport.makeFile(folder, "known/Eileen Collins.png", contents: TestSupport.astronautData())
+            let table = folder + "/named.csv"
+            let analyze = TestSupport.analyze(["--known", folder + "/known", "--output", table, photos])
+            #expect(analyze.status == 0, "\(analyze.stderr)")
+            let fromTable = TestSupport.run(["report", "--output", folder + "/a", table])
+            let direct = TestSupport.run([
+                "report", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--known", folder + "/known",
+                "--output", folder + "/b", photos,
+            ])
+            #expect(fromTable.status == 0 && direct.status == 0, "\(fromTable.stderr) \(direct.stderr)")
+            let a = try String(contentsOfFile: folder + "/a/people.html", encoding: .utf8)
+            let b = try String(contentsOfFile: folder + "/b/people.html", encoding: .utf8)
+            #expect(a == b)
+            #expect(ReportFixture.count("<a class=\"person\"", in: a) == 1)
+            #expect(a.contains("<b>Eileen Collins</b>"))
+            let named = CSVTable(text: try String(contentsOfFile: table, encoding: .utf8))
+            let person = try #require(named.column("person"))
+            let count = Set(named.rows.filter { $0[person] == "Eileen Collins" }.map { $0[0] }).count
+            #expect(count >= 1)
+            #expect(a.contains("\(count) photo" + (count == 1 ? "" : "s") + " · 0 videos"))
+        }
+    }
+}
