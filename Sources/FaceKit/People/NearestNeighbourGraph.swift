@@ -19,7 +19,12 @@ import Synchronization
     static let defaultTile = (rows: 256, columns: 4096)
 
     public let nodeCount: Int
-    public let edges: [GraphEdge]
+    public private(set) var edges: [GraphEdge]
+
+    /// Drops the edges `shouldRemove` picks (``FaceClustering``'s faces that cannot be one person).
+    public mutating func removeEdges(where shouldRemove: (GraphEdge) -> Bool) {
+        edges.removeAll(where: shouldRemove)
+    }
 
     /// - Parameters:
     ///   - descriptors: `count` rows of `dimension` floats, row-major.

@@ -72,6 +72,19 @@ struct FaceClusteringTests {
         #expect(found.members == [[1, 3, 4], [0, 2], [5]])
     }
 
+    @Test("faces that cannot be one person are not joined directly; a face alone stays its own person")
+    func apart() throws {
+        let set = SyntheticDescriptors(faces: 2, people: 2, seed: 9)
+        let a = set.descriptor(0), b = set.descriptor(1)
+        let nudged = a.map { $0 + 0.001 }
+        // Two faces of one photo, nearly the same descriptor: two people when kept apart.
+        #expect(try FaceClustering().cluster([a, nudged]).count == 1)
+        #expect(try FaceClustering().cluster([a, nudged]) { _, _ in true }.labels == [0, 1])
+        // Only the pair (0, 3) is apart: with 1 and 2 joined to both, the four are still one person.
+        let bridged = try FaceClustering().cluster([a, a, a, nudged, b]) { $0 == 0 && $1 == 3 }
+        #expect(bridged.labels == [0, 0, 0, 0, 1])
+    }
+
     @Test("no faces, no people")
     func empty() throws {
         let found = try FaceClustering().cluster([])
