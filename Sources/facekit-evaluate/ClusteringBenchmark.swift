@@ -28,14 +28,18 @@ struct ClusteringBenchmark: ParsableCommand {
     var threshold = FaceClustering.defaultThreshold
 
     func validate() throws(CommandError) {
-        guard faces >= 1 else { throw CommandError("--faces must be at least 1") }
-        guard (people ?? 1) >= 1 && (people ?? 1) <= faces else {
-            throw CommandError("--people must be between 1 and --faces")
+        guard faces >= 1 else {
+            throw CommandError("The value '\(faces)' is invalid for '--faces <n>': it must be at least 1")
         }
-        do {
-            try FaceClustering(threshold: threshold, neighbours: neighbours).validate()
-        } catch {
-            throw CommandError("\(error)")
+        if let people, people < 1 || people > faces {
+            throw CommandError("The value '\(people)' is invalid for '--people <n>': it must be between 1 and --faces (\(faces))")
+        }
+        guard neighbours >= 1 else {
+            throw CommandError("The value '\(neighbours)' is invalid for '--neighbours <k>': it must be at least 1")
+        }
+        guard threshold > 0, threshold.isFinite else {
+            throw CommandError(
+                "The value '\(threshold)' is invalid for '--threshold <distance>': it must be a positive descriptor distance")
         }
     }
 
