@@ -19,13 +19,46 @@ struct ReportCommandTests {
         #expect(HTMLText.escaped("a\nb") == "a\\x0Ab")
     }
 
-    @Test("Histogram bins are round and hold every value")
+    @Test("Histogram bins: a bin per count while few, doubling bins for sizes, every value counted")
     func histogramBins() {
-        let values = [3.0, 41, 57, 58, 120, 219]
-        let bins = SVGHistogram.bins(values, maxBins: 16)
-        #expect(bins.reduce(0) { $0 + $1.count } == values.count)
-        #expect(bins.count <= 16 && bins.first?.label == "0-")
-        #expect(SVGHistogram.bins([0, 1, 1, 2, 5]).map(\.label) == ["0", "1", "2", "3", "4", "5"])
+        #expect(SVGHistogram.countBins([0, 1, 1, 2, 5]).map(\.label) == ["0", "1", "2", "3", "4", "5"])
+        #expect(SVGHistogram.countBins([0, 1, 1, 2, 5]).map(\.count) == [1, 2, 1, 0, 0, 1])
+        let many = SVGHistogram.countBins([0, 3, 70], maxBins: 30)
+        #expect(many.first?.label == "0-4" && many.count == 15 && many.reduce(0) { $0 + $1.count } == 3)
+        let sizes = SVGHistogram.doublingBins([20, 31.9, 32, 100, 640])
+        #expect(sizes.map(\.label) == ["16-32", "32-64", "64-128", "128-256", "256-512", "512-1024"])
+        #expect(sizes.map(\.count) == [2, 1, 1, 0, 0, 1])
+    }
+
+    @Test("A track's segments break at gaps; a blink is marked where the eyes open again")
+    func trackSegmentsAndBlinks() {
+        // 25 fps; track 0 seen frames 0-9 and 20-24, eyes closed on frames 4-5; track 1 frames 0-2.
+        var faces: [ReportFace] = []
+        for frame in Array(0...9) + Array(20...24) {
+            var face = ReportFace(
+                source: "c.mp4", frame: frame, timestampMs: Double(frame) * 40, index: 0,
+                box: CGRect(x: 0, y: 0, width: 50, height: 50))
+            face.trackingID = 0
+            let open = (4...5).contains(frame) ? 0.1 : 0.9
+            (face.leftEyeOpen, face.rightEyeOpen, face.classified) = (open, open, true)
+            faces.append(face)
+        }
+        for frame in 0...2 {
+            var face = ReportFace(
+                source: "c.mp4", frame: frame, timestampMs: Double(frame) * 40, index: 1,
+                box: CGRect(x: 60, y: 0, width: 50, height: 50))
+            face.trackingID = 1
+            faces.append(face)
+        }
+        let video = VideoTracks(source: "c.mp4", faces: faces)
+        #expect(video.stepMs == 40)
+        #expect(video.tracks.map(\.id) == [0, 1])
+        let segments = video.segments(of: video.tracks[0])
+        #expect(segments.map(\.startMs) == [0, 800] && segments.map(\.endMs) == [400, 1000])
+        #expect(video.tracks[0].blinkTimesMs == [240])
+        #expect(video.tracks[1].blinkTimesMs == [])
+        let svg = VideoTimeline(video: video).presence()
+        #expect(ReportFixture.count("<path class=\"track\"", in: svg) == 2)
     }
 
     @Test("Usage errors: no --output, no input, a bad --sheet-every exit 64")

@@ -176,7 +176,7 @@ struct ReportCommand: ParsableCommand {
 
     /// The options shown on the overview.
     private func options(analysed: Bool) -> [(String, String)] {
-        var list: [(String, String)] = [("command", "facekit report " + inputs.joined(separator: " "))]
+        var list: [(String, String)] = [("inputs", inputs.joined(separator: " "))]
         list.append(("--faces-per-person", String(facesPerPerson)))
         list.append(("--sheet-every", sheetEvery.defaultValueDescription + " s"))
         if analysed {

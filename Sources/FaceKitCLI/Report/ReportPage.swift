@@ -101,7 +101,7 @@ struct ReportPage {
         .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 14px; }
         .grid figure, .person { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 8px; }
         .grid img, .grid .missing { width: 100%; height: auto; display: block; border-radius: 4px; }
-        figcaption { font-size: 13px; margin-top: 6px; overflow-wrap: anywhere; }
+        figcaption, .caption { display: block; font-size: 13px; margin-top: 6px; overflow-wrap: anywhere; }
         figcaption .muted, .muted { color: var(--muted); }
         .missing { background: #eceef2; color: var(--muted); font-size: 12px; padding: 24px 8px; text-align: center; }
         .people { display: grid; grid-template-columns: repeat(auto-fill, minmax(160px, 1fr)); gap: 14px; }
