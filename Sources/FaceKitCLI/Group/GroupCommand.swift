@@ -120,7 +120,7 @@ struct GroupCommand: ParsableCommand {
         let output = self.output!
         let folder = try GroupOutputFolder(path: output)
         let expanded = GroupInput.expand(inputs)
-        var analysis = GroupAnalysis(command: self, stderr: context.stderr)
+        let analysis = GroupAnalysis(command: self, stderr: context.stderr)
         for batch in GroupInput.batches(expanded) { try analysis.add(batch) }
         let known = try analysis.knownPeople()
         var faces = analysis.faces
