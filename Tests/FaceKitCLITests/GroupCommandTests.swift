@@ -103,6 +103,30 @@ struct GroupCommandTests {
         }
     }
 
+    @Test("the Hamilton clip and cast: Miranda's two shots and his photo are one person; faces on screen together are not",
+          .needsModels, .needsSharedData)
+    func hamilton() throws {
+        try TestSupport.withTemporaryFolder { root in
+            let run = Self.group([
+                "--output", root + "/out", TestData.shared("video/short_hamilton_clip.mp4"), TestData.shared("video/hamilton-cast"),
+            ])
+            #expect(run.status == 0, "\(run.stderr)")
+            let faces = try Self.table(root + "/out/faces.csv")
+            let tracks = faces.filter { !$0["frame"]!.isEmpty }
+            // Miranda: the wide shot before the first cut (frames 0-19), the medium shot (82-210).
+            let miranda = faces.first { $0["source"]!.hasSuffix("lin-manuel-miranda.png") }!["person_id"]
+            let shots = tracks.filter { ["0", "82"].contains($0["first_frame"]!) }
+            #expect(shots.count == 2 && shots.allSatisfy { $0["person_id"] == miranda }, "\(tracks)")
+            for a in tracks {
+                for b in tracks where a["tracking_id"]! < b["tracking_id"]! {
+                    let together = Int(a["first_frame"]!)! <= Int(b["last_frame"]!)!
+                        && Int(b["first_frame"]!)! <= Int(a["last_frame"]!)!
+                    if together { #expect(a["person_id"] != b["person_id"], "\(a) \(b)") }
+                }
+            }
+        }
+    }
+
     @Test("--known names each person after the known person most of their faces match", .needsModels, .needsSharedData)
     func known() throws {
         try TestSupport.withTemporaryFolder { root in

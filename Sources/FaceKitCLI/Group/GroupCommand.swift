@@ -120,7 +120,7 @@ struct GroupCommand: ParsableCommand {
         let output = self.output!
         let folder = try GroupOutputFolder(path: output)
         let expanded = GroupInput.expand(inputs)
-        var analysis = GroupAnalysis(command: self, stderr: context.stderr)
+        let analysis = GroupAnalysis(command: self, stderr: context.stderr)
         for batch in GroupInput.batches(expanded) { try analysis.add(batch) }
         let known = try analysis.knownPeople()
         var faces = analysis.faces
@@ -132,7 +132,9 @@ struct GroupCommand: ParsableCommand {
         var flat: [Float] = []
         flat.reserveCapacity(described.count * FaceDescriptor.length)
         for index in described { flat += faces[index].record.face.descriptor!.values }
-        let found = try clustering.cluster(flat: flat, dimension: FaceDescriptor.length)
+        let found = try clustering.cluster(flat: flat, dimension: FaceDescriptor.length) { a, b in
+            faces[described[a]].isApart(from: faces[described[b]])
+        }
         var personOfFace = [Int?](repeating: nil, count: faces.count)
         for (position, index) in described.enumerated() { personOfFace[index] = found.labels[position] }
         let summaries = PersonSummary.summaries(of: faces, people: personOfFace, count: found.count)
