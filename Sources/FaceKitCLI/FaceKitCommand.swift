@@ -16,8 +16,8 @@ public struct FaceKitCommand: ParsableCommand {
             abstract: "Find faces in images and videos and describe them the way Google ML Kit does.",
             version: version,
             subcommands: [
-                AnalyzeCommand.self, TrackCommand.self, AnnotateCommand.self, ReportCommand.self, MergeCommand.self,
-                StatusCommand.self,
+                AnalyzeCommand.self, TrackCommand.self, AnnotateCommand.self, GroupCommand.self, ReportCommand.self,
+                MergeCommand.self, StatusCommand.self,
             ])
     }
 

@@ -78,3 +78,27 @@ struct ClusteringCallTests {
         #expect(labels == [-1, -1] && count == -1)
     }
 }
+
+/// fk_image_warp on an image whose pixels are known.
+@Suite("CFaceKit: image warp")
+struct ImageWarpTests {
+    @Test("the identity map copies a region; what falls outside the image is black; a bad size is refused")
+    func warp() throws {
+        // 4 x 2 grey image: columns 10, 20, 30, 40.
+        let pixels: [UInt8] = [10, 20, 30, 40, 10, 20, 30, 40]
+        var image: OpaquePointer?
+        try #require(fk_image_create_from_pixels(pixels, 4, 2, 4, Int32(FK_PIXEL_GRAY8.rawValue), &image, nil) == FK_OK.code)
+        defer { fk_image_free(image) }
+        var warped: OpaquePointer?
+        // Chip pixel (x, y) <- image (x + 2, y): two columns, then two outside the image.
+        let call = NativeCall { fk_image_warp(image, [1, 0, 2, 0, 1, 0], 4, 1, &warped, $0) }
+        #expect(call.status == FK_OK.code && call.recordUntouched)
+        defer { fk_image_free(warped) }
+        var out = [UInt8](repeating: 7, count: 4)
+        #expect(fk_image_copy_pixels(warped, Int32(FK_PIXEL_GRAY8.rawValue), &out, 4, 4, nil) == FK_OK.code)
+        #expect(out == [30, 40, 0, 0])
+        var untouched: OpaquePointer?
+        let refused = NativeCall { fk_image_warp(image, [1, 0, 0, 0, 1, 0], 0, 1, &untouched, $0) }
+        #expect(refused.status == FK_INVALID_ARGUMENT.code && refused.message == "size out of range" && untouched == nil)
+    }
+}

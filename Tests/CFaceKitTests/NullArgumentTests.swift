@@ -76,6 +76,7 @@ struct NullArgumentTests {
         let region = fk_rect(x: 0, y: 0, width: 32, height: 32)
         let stroke = fk_stroke(color: fk_color(), width: 1, outline_color: fk_color(), outline_width: 0)
         let edges = [fk_graph_edge(a: 0, b: 1, weight: 1)]
+        let affine: [Float] = [1, 0, 0, 0, 1, 0]
         var labels = [Int32](repeating: 0, count: 2)
         let gray = Int32(FK_PIXEL_GRAY8.rawValue)
         let hogKind = Int32(FK_DETECTOR_HOG.rawValue)
@@ -172,6 +173,9 @@ struct NullArgumentTests {
             ("fk_video_writer_write(frame NULL)", { fk_video_writer_write(h.writer, nil, $0) }),
             ("fk_video_writer_finish(writer NULL)", { fk_video_writer_finish(nil, $0) }),
             ("fk_blas_set_threads(in_use NULL)", { fk_blas_set_threads(1, nil, $0) }),
+            ("fk_image_warp(image NULL)", { fk_image_warp(nil, affine, 8, 8, &out, $0) }),
+            ("fk_image_warp(affine NULL)", { fk_image_warp(h.image, nil, 8, 8, &out, $0) }),
+            ("fk_image_warp(out NULL)", { fk_image_warp(h.image, affine, 8, 8, nil, $0) }),
             ("fk_squared_distances(a NULL)", { fk_squared_distances(nil, 1, model, 1, 3, &errors, $0) }),
             ("fk_squared_distances(b NULL)", { fk_squared_distances(model, 1, nil, 1, 3, &errors, $0) }),
             ("fk_squared_distances(out NULL)", { fk_squared_distances(model, 1, model, 1, 3, nil, $0) }),

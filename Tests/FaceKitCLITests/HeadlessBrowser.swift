@@ -30,9 +30,9 @@ struct HeadlessBrowser {
         var consoleMessages: [String]
     }
 
-    /// Loads `file` (a path) and returns its DOM and console messages.
-    func load(_ file: String) throws -> Load {
-        let run = try launch(["--dump-dom", Self.url(file)])
+    /// Loads `file` (a path), with `#fragment` when given, and returns its DOM and console messages.
+    func load(_ file: String, fragment: String? = nil) throws -> Load {
+        let run = try launch(["--dump-dom", Self.url(file) + (fragment.map { "#" + $0 } ?? "")])
         return Load(dom: run.stdout, consoleMessages: Self.console(run.stderr))
     }
 

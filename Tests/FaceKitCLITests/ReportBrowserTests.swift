@@ -1,3 +1,4 @@
+import FaceKit
 import Foundation
 import Testing
 import FaceKitTestSupport
@@ -62,6 +63,33 @@ struct ReportBrowserTests {
                 #expect(!load.dom.contains("<img src=x"))
                 #expect(ReportFixture.count("<script", in: load.dom) == (page == "photos.html" ? 1 : 0))
             }
+        }
+    }
+
+    @Test("The photos sort by faces and by smile, from a #sort= link as from the buttons")
+    func sorting() throws {
+        let browser = try #require(HeadlessBrowser.found)
+        try TestSupport.withTemporaryFolder { folder in
+            // In path order: a-grey.png (no face), m.png, z.png (one face each).
+            var grey = [UInt8](repeating: 128, count: 64 * 64)
+            let blank = try grey.withUnsafeMutableBytes {
+                try FaceImage(pixels: UnsafeRawBufferPointer($0), width: 64, height: 64, bytesPerRow: 64, format: .gray8)
+            }.encoded(fileExtension: "png")
+            try TestSupport.makeFile(folder, "in/a-grey.png", contents: blank)
+            try TestSupport.makeFile(folder, "in/m.png", contents: TestSupport.astronautData())
+            try TestSupport.makeFile(folder, "in/z.png", contents: TestSupport.astronautData())
+            let (run, report) = ReportFixture.report(
+                ["--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--classify", folder + "/in"], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            func order(_ fragment: String?) throws -> [String] {
+                let load = try browser.load(report + "/photos.html", fragment: fragment)
+                #expect(load.consoleMessages == [])
+                return ReportFixture.attributes(["data-order"], in: load.dom)
+            }
+            #expect(try order(nil) == ["0", "1", "2"])
+            #expect(try order("sort=faces") == ["1", "2", "0"])
+            #expect(try order("sort=smile") == ["1", "2", "0"])
+            #expect(try order("sort=name") == ["0", "1", "2"])
         }
     }
 }

@@ -1,3 +1,4 @@
+import FaceKit
 import Foundation
 import Testing
 import FaceKitTestSupport
@@ -19,13 +20,46 @@ struct ReportCommandTests {
         #expect(HTMLText.escaped("a\nb") == "a\\x0Ab")
     }
 
-    @Test("Histogram bins are round and hold every value")
+    @Test("Histogram bins: a bin per count while few, doubling bins for sizes, every value counted")
     func histogramBins() {
-        let values = [3.0, 41, 57, 58, 120, 219]
-        let bins = SVGHistogram.bins(values, maxBins: 16)
-        #expect(bins.reduce(0) { $0 + $1.count } == values.count)
-        #expect(bins.count <= 16 && bins.first?.label == "0-")
-        #expect(SVGHistogram.bins([0, 1, 1, 2, 5]).map(\.label) == ["0", "1", "2", "3", "4", "5"])
+        #expect(SVGHistogram.countBins([0, 1, 1, 2, 5]).map(\.label) == ["0", "1", "2", "3", "4", "5"])
+        #expect(SVGHistogram.countBins([0, 1, 1, 2, 5]).map(\.count) == [1, 2, 1, 0, 0, 1])
+        let many = SVGHistogram.countBins([0, 3, 70], maxBins: 30)
+        #expect(many.first?.label == "0-4" && many.count == 15 && many.reduce(0) { $0 + $1.count } == 3)
+        let sizes = SVGHistogram.doublingBins([20, 31.9, 32, 100, 640])
+        #expect(sizes.map(\.label) == ["16-32", "32-64", "64-128", "128-256", "256-512", "512-1024"])
+        #expect(sizes.map(\.count) == [2, 1, 1, 0, 0, 1])
+    }
+
+    @Test("A track's segments break at gaps; a blink is marked where the eyes open again")
+    func trackSegmentsAndBlinks() {
+        // 25 fps; track 0 seen frames 0-9 and 20-24, eyes closed on frames 4-5; track 1 frames 0-2.
+        var faces: [ReportFace] = []
+        for frame in Array(0...9) + Array(20...24) {
+            var face = ReportFace(
+                source: "c.mp4", frame: frame, timestampMs: Double(frame) * 40, index: 0,
+                box: CGRect(x: 0, y: 0, width: 50, height: 50))
+            face.trackingID = 0
+            let open = (4...5).contains(frame) ? 0.1 : 0.9
+            (face.leftEyeOpen, face.rightEyeOpen, face.classified) = (open, open, true)
+            faces.append(face)
+        }
+        for frame in 0...2 {
+            var face = ReportFace(
+                source: "c.mp4", frame: frame, timestampMs: Double(frame) * 40, index: 1,
+                box: CGRect(x: 60, y: 0, width: 50, height: 50))
+            face.trackingID = 1
+            faces.append(face)
+        }
+        let video = VideoTracks(source: "c.mp4", faces: faces)
+        #expect(video.stepMs == 40)
+        #expect(video.tracks.map(\.id) == [0, 1])
+        let segments = video.segments(of: video.tracks[0])
+        #expect(segments.map(\.startMs) == [0, 800] && segments.map(\.endMs) == [400, 1000])
+        #expect(video.tracks[0].blinkTimesMs == [240])
+        #expect(video.tracks[1].blinkTimesMs == [])
+        let svg = VideoTimeline(video: video).presence()
+        #expect(ReportFixture.count("<path class=\"track\"", in: svg) == 2)
     }
 
     @Test("Usage errors: no --output, no input, a bad --sheet-every exit 64")
@@ -95,6 +129,42 @@ struct ReportCommandTests {
         }
     }
 
+    @Test("Photos analysed here: those without faces count, a broken file is listed with its reason", .needsModels)
+    func analysedHere() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            try TestSupport.makeFile(folder, "in/a.png", contents: TestSupport.astronautData())
+            try TestSupport.makeFile(folder, "in/broken.jpg", contents: Data("not a photo".utf8))
+            var blank = [UInt8](repeating: 128, count: 64 * 64)
+            let empty = try blank.withUnsafeMutableBytes {
+                try FaceImage(pixels: UnsafeRawBufferPointer($0), width: 64, height: 64, bytesPerRow: 64, format: .gray8)
+            }.encoded(fileExtension: "png")
+            try TestSupport.makeFile(folder, "in/grey.png", contents: empty)
+            let (run, report) = ReportFixture.report(
+                ["--model-dir", TestSupport.modelDirectory ?? "/nonexistent", folder + "/in"], in: folder)
+            #expect(run.status == 1)
+            #expect(run.stderrLines.count == 1 && run.stderr.contains("broken.jpg"), "\(run.stderr)")
+            let index = try String(contentsOfFile: report + "/index.html", encoding: .utf8)
+            #expect(index.contains("<b>2</b><span>photos analysed</span>"))
+            #expect(index.contains("<b>1</b><span>faces in photos</span>"))
+            #expect(index.contains("<b>1</b><span>files failed</span>"))
+            #expect(index.contains("broken.jpg</td><td>"))
+            let photos = try String(contentsOfFile: report + "/photos.html", encoding: .utf8)
+            #expect(photos.contains("data-faces=\"0\"") && photos.contains("data-faces=\"1\""))
+            // Again, with the report inside the folder: its own pictures are not photos.
+            let again = TestSupport.run([
+                "report", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--output", folder + "/in/report",
+                folder + "/in",
+            ])
+            let twice = TestSupport.run([
+                "report", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--output", folder + "/in/report",
+                folder + "/in",
+            ])
+            #expect(again.status == 1 && twice.status == 1)
+            let inside = try String(contentsOfFile: folder + "/in/report/index.html", encoding: .utf8)
+            #expect(inside.contains("<b>2</b><span>photos analysed</span>"))
+        }
+    }
+
     @Test("A file named with <script> is shown as text, in every page", .needsModels)
     func hostileName() throws {
         try TestSupport.withTemporaryFolder { folder in
@@ -111,6 +181,23 @@ struct ReportCommandTests {
                     #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;.png"))
                 }
             }
+        }
+    }
+
+    @Test("A photo whose name is not UTF-8 is found again from the table and shown with \\xHH", .needsModels)
+    func latin1Name() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+            try TestSupport.makeFile(
+                folder + "/in", nameBytes: TestSupport.latin1Name, contents: TestSupport.astronautData())
+            let table = folder + "/faces.csv"
+            let analyze = TestSupport.analyze(["--output", table, folder + "/in"])
+            #expect(analyze.status == 0, "\(analyze.stderr)")
+            let (run, report) = ReportFixture.report([table], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            let photos = try String(contentsOfFile: report + "/photos.html", encoding: .utf8)
+            #expect(photos.contains("/in/caf\\xE9.png"))
+            #expect(!photos.contains("class=\"missing\""), "the thumbnail was cut")
         }
     }
 
@@ -132,6 +219,27 @@ struct ReportCommandTests {
         }
     }
 
+    @Test("A video analysed here has the tracks track's table gives: the same presence chart", .needsModels)
+    func videoAnalysedHere() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let (tracks, summary) = try ReportFixture.trackTables(in: folder)
+            let fromTable = TestSupport.run(["report", "--output", folder + "/a", tracks, summary])
+            let direct = TestSupport.run([
+                "report", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--classify", "--output",
+                folder + "/b", ReportFixture.clip,
+            ])
+            #expect(fromTable.status == 0 && direct.status == 0, "\(fromTable.stderr) \(direct.stderr)")
+            func presence(_ report: String) throws -> String {
+                let page = try String(contentsOfFile: report + "/videos/video-0.html", encoding: .utf8)
+                let start = try #require(page.range(of: "<svg class=\"timeline presence\"")).lowerBound
+                let end = try #require(page[start...].range(of: "</svg>")).upperBound
+                return String(page[start..<end])
+            }
+            #expect(try presence(folder + "/a") == presence(folder + "/b"))
+            #expect(try ReportFixture.count("<path class=\"track\"", in: presence(folder + "/b")) == 2)
+        }
+    }
+
     @Test("People from group's tables: a best shot per person, a page of crops each", .needsModels)
     func peopleFromGroup() throws {
         try TestSupport.withTemporaryFolder { folder in
@@ -149,6 +257,29 @@ struct ReportCommandTests {
             // group's photo rows also make the Photos page when no analyze table is given.
             let photos = try String(contentsOfFile: report + "/photos.html", encoding: .utf8)
             #expect(ReportFixture.count("<figure class=\"photo\"", in: photos) == ReportFixture.photos.count)
+        }
+    }
+
+    @Test("People from facekit group's own output: a card per person, photos and video frames cropped", .needsModels)
+    func peopleFromGroupCommand() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try ReportFixture.photoFolder(in: folder)
+            let group = TestSupport.run([
+                "group", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--output", folder + "/group", photos,
+                ReportFixture.clip,
+            ])
+            #expect(group.status == 0, "\(group.stderr)")
+            let peopleRows = CSVTable(text: try String(contentsOfFile: folder + "/group/people.csv", encoding: .utf8)).rows
+            // The photos and both people of the clip are the same astronaut: one person, maybe more.
+            #expect(peopleRows.count >= 1)
+            let (run, report) = ReportFixture.report(
+                [folder + "/group/faces.csv", folder + "/group/people.csv"], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            let grid = try String(contentsOfFile: report + "/people.html", encoding: .utf8)
+            #expect(ReportFixture.count("<a class=\"person\"", in: grid) == peopleRows.count)
+            #expect(!grid.contains("class=\"missing\""), "every best shot was cut, video frames too")
+            #expect(grid.contains(" 1 video"), "the clip's tracks are people in a video")
+            #expect(try ReportFixture.brokenLinks(in: report) == [])
         }
     }
 

@@ -9,7 +9,7 @@ import Testing
 /// facekit-evaluate's command line, parsed by FaceKitArguments as facekit's is.
 @Suite("facekit-evaluate command line")
 struct EvaluateCommandTests {
-    static let subcommands = ["detection", "landmarks", "tracking", "jitter", "benchmark", "video-benchmark"]
+    static let subcommands = ["detection", "landmarks", "tracking", "jitter", "benchmark", "video-benchmark", "clustering"]
 
     @Test("help lists every measurement as a subcommand, and each has its own help")
     func help() {
@@ -34,6 +34,15 @@ struct EvaluateCommandTests {
             (["benchmark", "--rusn", "3"], "Error: Unknown option '--rusn'. Did you mean '--runs'?"),
             (["tracking", "--runs", "3"], "Error: Unknown option '--runs'"),
             (["benchmark", "--runs", "0"], "Error: The value '0' is invalid for '--runs <n>': it must be at least 1"),
+            (["clustering-benchmark", "--faces", "0"], "Error: The value '0' is invalid for '--faces <n>': it must be at least 1"),
+            (
+                ["clustering-benchmark", "--faces", "10", "--people", "11"],
+                "Error: The value '11' is invalid for '--people <n>': it must be between 1 and --faces (10)"
+            ),
+            (
+                ["clustering-benchmark", "--neighbours", "0"],
+                "Error: The value '0' is invalid for '--neighbours <k>': it must be at least 1"
+            ),
             (
                 ["detection", "--detector", "hog"],
                 "Error: The value 'hog' is invalid for '--detector <detector>'. Please provide one of 'all', 'yunet' or 'dlib'."

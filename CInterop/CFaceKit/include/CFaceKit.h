@@ -433,6 +433,14 @@ int32_t fk_image_sample_gray(const fk_image *image, const float affine[6], int32
 int32_t fk_image_resize(const fk_image *image, fk_rect region, int32_t width, int32_t height, fk_image **out,
                         fk_error *error);
 
+/* Makes *out a new width x height colour image whose pixel (x, y) takes the bilinearly
+ * interpolated colour at image point (a[0] x + a[1] y + a[2], a[3] x + a[4] y + a[5]); points
+ * outside the image are black. For an upright crop of a face (rotated, scaled and centred).
+ * width and height must be 1 ... 4096 and the affine finite; otherwise FK_INVALID_ARGUMENT. On
+ * success *out owns the new image, to be released with fk_image_free. */
+int32_t fk_image_warp(const fk_image *image, const float affine[6], int32_t width, int32_t height,
+                      fk_image **out, fk_error *error);
+
 /* Encodes the image in the format file_extension names, with or without its dot: "png", "jpg"
  * ("jpeg", "jpe"), "bmp" ("dib"), "tif" ("tiff") or "webp", any case. quality (1 ... 100) sets
  * JPEG's and WebP's quality; PNG, BMP and TIFF are lossless and ignore it. An unknown extension

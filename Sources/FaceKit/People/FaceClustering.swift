@@ -39,8 +39,13 @@ public struct FaceClustering: Equatable, Sendable {
         }
     }
 
+    /// Says whether two faces (their indices, the first the smaller) cannot be one person, such
+    /// as two faces of one photo: they are never joined directly (chinese whispers may still put
+    /// them together through others, which takes more faces to happen).
+    public typealias Apart = (Int, Int) -> Bool
+
     /// The people among the faces whose descriptors are given (all of one length).
-    public func cluster(_ descriptors: [[Float]]) throws(FaceKitError) -> People {
+    public func cluster(_ descriptors: [[Float]], apart: Apart? = nil) throws(FaceKitError) -> People {
         let dimension = descriptors.first?.count ?? 1
         guard descriptors.allSatisfy({ $0.count == dimension }), dimension >= 1 else {
             throw .invalidOption(name: "descriptors", reason: "must all have the same, non-zero length")
@@ -48,12 +53,12 @@ public struct FaceClustering: Equatable, Sendable {
         var flat: [Float] = []
         flat.reserveCapacity(descriptors.count * dimension)
         for descriptor in descriptors { flat.append(contentsOf: descriptor) }
-        return try cluster(flat: flat, dimension: dimension)
+        return try cluster(flat: flat, dimension: dimension, apart: apart)
     }
 
     /// The people among faces given as one row-major array of `dimension` floats per face, the
     /// cheapest form for many faces.
-    public func cluster(flat descriptors: [Float], dimension: Int) throws(FaceKitError) -> People {
+    public func cluster(flat descriptors: [Float], dimension: Int, apart: Apart? = nil) throws(FaceKitError) -> People {
         try validate()
         guard dimension >= 1 && descriptors.count % dimension == 0 else {
             throw .invalidOption(name: "descriptors", reason: "\(descriptors.count) values are not whole rows of \(dimension)")
@@ -61,8 +66,16 @@ public struct FaceClustering: Equatable, Sendable {
         guard descriptors.allSatisfy(\.isFinite) else {
             throw .invalidOption(name: "descriptors", reason: "must be finite numbers")
         }
-        let graph = try NearestNeighbourGraph(
+        var graph = try NearestNeighbourGraph(
             descriptors: descriptors, dimension: dimension, neighbours: neighbours, threshold: threshold)
+        if let apart { graph.removeEdges { $0.a != $0.b && apart(Int($0.a), Int($0.b)) } }
+        return try people(in: graph)
+    }
+
+    /// The people chinese whispers finds in `graph` (made with this clustering's threshold and
+    /// neighbours): the second half of ``cluster(flat:dimension:)``, apart for timing it.
+    @_spi(Evaluation) public func people(in graph: NearestNeighbourGraph) throws(FaceKitError) -> People {
+        try validate()
         let found = try ChineseWhispers.cluster(nodeCount: graph.nodeCount, edges: graph.edges, iterations: iterations)
         return People(clusters: found.labels, count: found.count, edgeCount: graph.edges.count)
     }

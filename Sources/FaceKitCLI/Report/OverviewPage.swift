@@ -22,21 +22,23 @@ struct OverviewPage {
             body += "and files that failed during the analysis are not counted.</p>\n"
         }
         var links: [String] = []
-        if !c.photos.isEmpty { links.append("<a href=\"photos.html\">all \(c.photos.count) photos</a>") }
+        if !c.photos.isEmpty { links.append("<a href=\"photos.html\">" + (c.photos.count == 1 ? "the photo" : "all \(c.photos.count) photos") + "</a>") }
         if let people = c.people { links.append("<a href=\"people.html\">\(people.count) people</a>") }
-        if !c.videos.isEmpty { links.append("<a href=\"videos.html\">\(c.videos.count) videos</a>") }
+        if !c.videos.isEmpty {
+            links.append("<a href=\"videos.html\">\(c.videos.count) video" + (c.videos.count == 1 ? "" : "s") + "</a>")
+        }
         if !links.isEmpty { body += "<p>See " + links.joined(separator: ", ") + ".</p>\n" }
 
         if !c.photos.isEmpty {
             body += "<h2>Photos</h2>\n<div class=\"charts\">\n"
-            let perPhoto = c.photos.map { Double($0.faces.count) }
+            let perPhoto = c.photos.map(\.faces.count)
             body += "<figure>" + SVGHistogram(
-                title: "Faces per photo", axisLabel: "faces in the photo", bins: SVGHistogram.bins(perPhoto)
+                title: "Faces per photo", axisLabel: "faces in the photo", bins: SVGHistogram.countBins(perPhoto)
             ).svg() + "<figcaption>Faces per photo</figcaption></figure>\n"
             let widths = c.photos.flatMap { $0.faces.map { Double($0.box.width) } }
             if !widths.isEmpty {
                 body += "<figure>" + SVGHistogram(
-                    title: "Face sizes", axisLabel: "face box width, pixels", bins: SVGHistogram.bins(widths)
+                    title: "Face sizes", axisLabel: "face box width, pixels", bins: SVGHistogram.doublingBins(widths)
                 ).svg() + "<figcaption>Face sizes (box width in pixels)</figcaption></figure>\n"
             }
             body += "</div>\n"

@@ -12,8 +12,8 @@ struct PeoplePages {
         for (index, person) in people.enumerated() {
             body += "<a class=\"person\" href=\"people/person-\(index).html\">"
             body += ReportPage.image(layout.personBest[index], depth: 0, alt: person.title, written: written)
-            body += "<figcaption><b>\(HTMLText.escaped(person.title))</b><br><span class=\"muted\">"
-            body += counts(person) + "</span></figcaption></a>\n"
+            body += "<span class=\"caption\"><b>\(HTMLText.escaped(person.title))</b><br><span class=\"muted\">"
+            body += counts(person) + "</span></span></a>\n"
         }
         return page.document(title: "People", section: .people, body: body + "</div>\n")
     }

@@ -4,8 +4,9 @@ import Foundation
 
 /// The analysis `facekit report` runs itself on images, folders and videos given instead of
 /// tables: photos as `analyze` does (one detector per job), videos as `track` does. Faces come
-/// back as ``ReportFace`` rows, failures as the lines `analyze` and `track` would print. With
-/// `--known`, photos' faces are named as `analyze --known` names them.
+/// back as ``ReportFace`` rows, failures as the lines `analyze` and `track` would print. A video's
+/// tracks are joined across cuts as `track` joins them, and with `--known` photos' faces and
+/// videos' tracks are named as `analyze --known` and `track --known` name them.
 struct ReportAnalysis {
     var detection: DetectionFlags
     var people: PeopleFlags
@@ -13,6 +14,8 @@ struct ReportAnalysis {
     var frames: FrameSelectionFlags
     var maxPixels: Int
     var jobs: Int
+    /// The report's folder, whose pictures (an earlier report's) are not analysed as photos.
+    var outputFolder: String
 
     struct Result {
         var faces: [ReportFace] = []
@@ -20,16 +23,20 @@ struct ReportAnalysis {
         var failures: [ReportCollection.Failure] = []
     }
 
-    /// Analyses `paths` (files and folders; folders give their images and videos, in path order).
-    func run(_ paths: [String], context: CommandContext, quiet: Bool) throws -> Result {
+    /// Analyses `paths` (files and folders; folders give their images and videos, in path order),
+    /// showing the photos' progress as `analyze` does when `showProgress`.
+    func run(_ paths: [String], context: CommandContext, showProgress: Bool) throws -> Result {
         var result = Result()
         var photos: [ImageFileWalker.Entry] = []
         var videos: [String] = []
+        let outputPrefix = AnnotationTarget.resolvingLinks(outputFolder) + "/"
         for entry in ImageFileWalker(
             paths: paths, extensions: ImageFileWalker.imageExtensions.union(ImageFileWalker.videoExtensions))
         {
             if let failure = entry.failureDescription {
                 result.failures.append(.init(source: entry.path, reason: Self.reason(failure, of: entry.path)))
+            } else if AnnotationTarget.resolvingLinks(entry.path).hasPrefix(outputPrefix) {
+                continue
             } else if ImageFileWalker.hasExtension(entry.path, in: ImageFileWalker.videoExtensions) {
                 videos.append(entry.path)
             } else {
@@ -40,18 +47,20 @@ struct ReportAnalysis {
         let first: FaceDetector
         do {
             var options = detection.detectorOptions
-            if people.known != nil, !photos.isEmpty { options.descriptorMode = .all }
+            // Photos are named from their own descriptors, videos from their tracks'; the known
+            // people's reference photos need them either way.
+            if people.known != nil { options.descriptorMode = .all }
             first = try FaceDetector(options: options, models: detection.models)
         } catch {
             if case .invalidOption = error { throw DetectionFlags.usageError(error) }
             throw error
         }
+        let known = try people.knownPeople(detector: first, warnings: context.stderr)
         if !photos.isEmpty {
             if jobs > 1 { BLASThreads.set(1) }
             let detectors = try [first] + (1..<max(1, min(jobs, photos.count))).map { _ throws(FaceKitError) in
                 try FaceDetector(sharingModelsWith: first)
             }
-            let known = try people.knownPeople(detector: first, warnings: context.stderr)
             let maxPixels = self.maxPixels
             let queue = OrderedWorkQueue(workers: detectors, window: 4 * detectors.count) {
                 (detector: FaceDetector, entry: ImageFileWalker.Entry) -> Swift.Result<[Face], FailedInput> in
@@ -61,18 +70,23 @@ struct ReportAnalysis {
                     return .failure(FailedInput(description: error.description))
                 }
             }
+            let total = photos.count
+            let progress = CollectionProgress(output: context.stderr, enabled: showProgress, total: { total })
             queue.run(inputs: photos) { _, entry, outcome in
                 switch outcome {
                 case .success(let faces):
+                    progress.record(faces: faces.count, failed: false)
                     result.photosAnalysed.append(entry.path)
                     for (index, face) in faces.enumerated() {
                         result.faces.append(ReportFace(record: FaceRecord(source: entry.path, index: index, face: face, person: known?.match(face))))
                     }
                 case .failure(let failure):
-                    if !quiet { context.stderr.writeDiagnostic(failure.description) }
+                    progress.interrupt { context.stderr.writeDiagnostic(failure.description) }
+                    progress.record(faces: 0, failed: true)
                     result.failures.append(.init(source: entry.path, reason: Self.reason(failure.description, of: entry.path)))
                 }
             }
+            progress.finish()
         }
         if !videos.isEmpty {
             var options = detection.detectorOptions
@@ -80,11 +94,15 @@ struct ReportAnalysis {
             options.descriptorMode = .none
             let tracker = try video.tracker(
                 detector: FaceDetector(options: options, sharingModelsWith: first), models: detection.models,
-                reidentification: .automatic, every: frames.every)
+                reidentification: known == nil ? .automatic : .required, every: frames.every)
+            if let note = tracker.reidentificationNote { context.stderr.writeDiagnostic(note) }
             for path in videos {
                 tracker.reset()
-                if let failure = track(path, with: tracker, into: &result.faces) {
-                    if !quiet { context.stderr.writeDiagnostic(failure) }
+                var records: [FaceRecord] = []
+                let failure = track(path, with: tracker, into: &records)
+                result.faces += TrackCommand.joined(records, tracker: tracker, known: known).map(ReportFace.init(record:))
+                if let failure {
+                    context.stderr.writeDiagnostic(failure)
                     result.failures.append(.init(source: path, reason: Self.reason(failure, of: path)))
                 }
             }
@@ -93,7 +111,7 @@ struct ReportAnalysis {
     }
 
     /// Tracks one video; the message to report when it could not be read to its end.
-    private func track(_ path: String, with tracker: FaceTracker, into faces: inout [ReportFace]) -> String? {
+    private func track(_ path: String, with tracker: FaceTracker, into faces: inout [FaceRecord]) -> String? {
         let video: VideoReader
         do {
             video = try VideoReader(contentsOfFile: path)
@@ -106,10 +124,9 @@ struct ReportAnalysis {
                 guard analyse, let image = frame.image else { continue }
                 for (index, face) in try tracker.process(image, timestampMs: frame.timestampMs).enumerated() {
                     faces.append(
-                        ReportFace(
-                            record: FaceRecord(
-                                source: path, frame: frame.index, timestampMilliseconds: frame.timestampMs, index: index,
-                                face: face)))
+                        FaceRecord(
+                            source: path, frame: frame.index, timestampMilliseconds: frame.timestampMs, index: index,
+                            face: face))
                 }
             }
         } catch {

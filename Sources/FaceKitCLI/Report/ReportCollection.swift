@@ -47,36 +47,38 @@ struct ReportCollection {
     var trackCount: Int { videos.reduce(0) { $0 + $1.tracks.count } }
 
     /// Builds the collection from face rows (analysed here or read from tables), `track
-    /// --summary` rows and `group`'s people rows.
+    /// --summary` rows and `group`'s people rows. Photos come in the order of the tables' rows,
+    /// then those analysed here (`analysedPhotos`, with or without faces) in path order.
     ///
     /// Rows of `group`'s faces.csv (those with a `person_id`) make the People page; their photo
     /// rows also make the Photos page for a photo no other table covers, while a video's
     /// timelines come only from `track` rows (faces.csv has one row per track).
     init(
         faces: [ReportFace], groupFaces: [ReportFace], summaries: [ReportTable.TrackSummaryRow],
-        peopleRows: [ReportTable.PersonRow]?, facelessPhotos: [String], facesPerPerson: Int
+        peopleRows: [ReportTable.PersonRow]?, analysedPhotos: [String], facesPerPerson: Int
     ) {
         var photoOrder: [String] = []
         var photoFaces: [String: [ReportFace]] = [:]
         var videoOrder: [String] = []
         var videoFaces: [String: [ReportFace]] = [:]
+        let analysed = Set(analysedPhotos)
         for face in faces {
             if face.isVideo {
                 if videoFaces[face.source] == nil { videoOrder.append(face.source) }
                 videoFaces[face.source, default: []].append(face)
             } else {
-                if photoFaces[face.source] == nil { photoOrder.append(face.source) }
+                if photoFaces[face.source] == nil, !analysed.contains(face.source) { photoOrder.append(face.source) }
                 photoFaces[face.source, default: []].append(face)
             }
         }
-        let covered = Set(photoOrder)
+        let covered = Set(photoOrder).union(analysed)
         for face in groupFaces where !face.isVideo && !covered.contains(face.source) {
             if photoFaces[face.source] == nil { photoOrder.append(face.source) }
             photoFaces[face.source, default: []].append(face)
         }
-        for source in facelessPhotos where photoFaces[source] == nil {
+        for source in analysedPhotos {
             photoOrder.append(source)
-            photoFaces[source] = []
+            if photoFaces[source] == nil { photoFaces[source] = [] }
         }
         photos = photoOrder.map { source in
             Photo(source: source, faces: photoFaces[source]!.sorted { $0.index < $1.index })

@@ -2,6 +2,12 @@ import FaceKit
 import FaceKitArguments
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `facekit report`: a static web site that shows a collection or a video at a glance, from the
 /// tables `analyze`, `track` and `group` wrote (CSV or JSON Lines, `track --summary`, `group`'s
 /// faces.csv and people.csv), or from images, folders and videos it analyses itself.
@@ -42,7 +48,7 @@ struct ReportCommand: ParsableCommand {
             .option(
                 "jobs", \.jobs, valueName: "n", help: "Analyse and cut pictures from this many files at once."),
             .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
-            .flag("quiet", \.quiet, help: "Do not report each file that fails on standard error."),
+            .flag("quiet", \.quiet, help: "Do not show progress and the closing summary on a terminal."),
         ]
             + DetectionFlags.arguments(\.detection, contoursHelp: nil)
             + PeopleFlags.arguments(\.people, descriptors: false)
@@ -133,22 +139,22 @@ struct ReportCommand: ParsableCommand {
                 let parent = (input as NSString).deletingLastPathComponent
                 if !tableFolders.contains(parent) { tableFolders.append(parent) }
             } catch {
-                if !quiet { context.stderr.writeDiagnostic(error.description) }
+                context.stderr.writeDiagnostic(error.description)
                 failures.append(.init(source: input, reason: ReportAnalysis.reason(error.description, of: input)))
             }
         }
         var analysedPhotos: [String] = []
         if !others.isEmpty {
             let analysis = ReportAnalysis(
-                detection: detection, people: people, video: video, frames: frames, maxPixels: maxPixels, jobs: jobs)
-            let result = try analysis.run(others, context: context, quiet: quiet)
+                detection: detection, people: people, video: video, frames: frames, maxPixels: maxPixels, jobs: jobs, outputFolder: folder)
+            let result = try analysis.run(others, context: context, showProgress: !quiet && context.stderr.isTerminal)
             faces += result.faces
             analysedPhotos = result.photosAnalysed
             failures += result.failures
         }
         var collection = ReportCollection(
             faces: faces, groupFaces: groupFaces, summaries: summaries, peopleRows: peopleRows,
-            facelessPhotos: analysedPhotos, facesPerPerson: facesPerPerson)
+            analysedPhotos: analysedPhotos, facesPerPerson: facesPerPerson)
         collection.failures = failures
         collection.tables = tables
         collection.knowsFacelessPhotos = tables.isEmpty && !others.isEmpty
@@ -157,26 +163,30 @@ struct ReportCommand: ParsableCommand {
             collection: collection, folder: folder, sheetIntervalSeconds: sheetEvery, jobs: jobs,
             locate: { Self.locate($0, tableFolders: tableFolders) })
         let pictureFailures = try site.write()
-        if !quiet {
-            for failure in pictureFailures { context.stderr.writeDiagnostic(failure.reason) }
-        }
+        for failure in pictureFailures { context.stderr.writeDiagnostic(failure.reason) }
         context.stdout.write(MessageText.escaped(folder.hasSuffix("/") ? folder + "index.html" : folder + "/index.html") + "\n")
         return failures.isEmpty && pictureFailures.isEmpty ? .success : .failure
     }
 
     /// A source as the tables name it, found from the current folder or else from a table's folder.
     static func locate(_ source: String, tableFolders: [String]) -> String {
-        if source.hasPrefix("/") || FileManager.default.fileExists(atPath: source) { return source }
+        if source.hasPrefix("/") || exists(source) { return source }
         for folder in tableFolders where !folder.isEmpty {
             let candidate = folder + "/" + source
-            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+            if exists(candidate) { return candidate }
         }
         return source
     }
 
+    /// Whether anything is at `path`, whose bytes need not be UTF-8 (``FilePathEncoding``).
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return FilePathEncoding.withFileSystemRepresentation(path) { stat($0, &info) } == 0
+    }
+
     /// The options shown on the overview.
     private func options(analysed: Bool) -> [(String, String)] {
-        var list: [(String, String)] = [("command", "facekit report " + inputs.joined(separator: " "))]
+        var list: [(String, String)] = [("inputs", inputs.joined(separator: " "))]
         list.append(("--faces-per-person", String(facesPerPerson)))
         list.append(("--sheet-every", sheetEvery.defaultValueDescription + " s"))
         if analysed {

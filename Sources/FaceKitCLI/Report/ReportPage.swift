@@ -101,7 +101,7 @@ struct ReportPage {
         .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 14px; }
         .grid figure, .person { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 8px; }
         .grid img, .grid .missing { width: 100%; height: auto; display: block; border-radius: 4px; }
-        figcaption { font-size: 13px; margin-top: 6px; overflow-wrap: anywhere; }
+        figcaption, .caption { display: block; font-size: 13px; margin-top: 6px; overflow-wrap: anywhere; }
         figcaption .muted, .muted { color: var(--muted); }
         .missing { background: #eceef2; color: var(--muted); font-size: 12px; padding: 24px 8px; text-align: center; }
         .people { display: grid; grid-template-columns: repeat(auto-fill, minmax(160px, 1fr)); gap: 14px; }
@@ -121,8 +121,10 @@ struct ReportPage {
         code { background: #eef0f4; padding: 1px 4px; border-radius: 3px; overflow-wrap: anywhere; }
         """
 
-    /// Sorts the photo grid by a `data-` attribute of its figures. The grid is complete without
-    /// it: the buttons appear only when this runs.
+    /// Sorts the photo grid by a `data-` attribute of its figures, on a click or when the page is
+    /// opened as `photos.html#sort=faces` (or `smile`, `name`), which a click also sets, so a
+    /// sorted view can be bookmarked. The grid is complete without it: the buttons appear only
+    /// when this runs.
     static let sortScript = """
         (function () {
           var grid = document.getElementById("photo-grid");
@@ -130,19 +132,28 @@ struct ReportPage {
           if (!grid || !bar) return;
           bar.classList.add("ready");
           var buttons = bar.querySelectorAll("button");
+          function order(item) { return Number(item.getAttribute("data-order")); }
+          function sortBy(key) {
+            var button = bar.querySelector('button[data-sort="' + key + '"]');
+            if (!button) return;
+            var items = Array.prototype.slice.call(grid.children);
+            items.sort(function (a, b) {
+              if (key === "name") return order(a) - order(b);
+              var d = Number(b.getAttribute("data-" + key)) - Number(a.getAttribute("data-" + key));
+              return d !== 0 ? d : order(a) - order(b);
+            });
+            items.forEach(function (item) { grid.appendChild(item); });
+            buttons.forEach(function (other) { other.setAttribute("aria-pressed", String(other === button)); });
+          }
           buttons.forEach(function (button) {
             button.addEventListener("click", function () {
               var key = button.getAttribute("data-sort");
-              var items = Array.prototype.slice.call(grid.children);
-              items.sort(function (a, b) {
-                if (key === "name") return Number(a.getAttribute("data-order")) - Number(b.getAttribute("data-order"));
-                var d = Number(b.getAttribute("data-" + key)) - Number(a.getAttribute("data-" + key));
-                return d !== 0 ? d : Number(a.getAttribute("data-order")) - Number(b.getAttribute("data-order"));
-              });
-              items.forEach(function (item) { grid.appendChild(item); });
-              buttons.forEach(function (other) { other.setAttribute("aria-pressed", String(other === button)); });
+              sortBy(key);
+              history.replaceState(null, "", "#sort=" + key);
             });
           });
+          var asked = /^#sort=(\\w+)$/.exec(location.hash);
+          if (asked) sortBy(asked[1]);
         })();
         """
 }

@@ -68,7 +68,8 @@ enum ReportTable {
             return .people(
                 table.rows.compactMap { row in
                     let cell = cells(row)
-                    guard let id = cell("person_id").flatMap(Int.init), let source = cell("best_source") else {
+                    guard let id = cell("person_id").flatMap(Int.init), let source = cell("best_source").map(path(fromText:))
+                    else {
                         return nil
                     }
                     return PersonRow(
@@ -86,7 +87,8 @@ enum ReportTable {
             return .trackSummary(
                 table.rows.compactMap { row in
                     let cell = cells(row)
-                    guard let source = cell("source"), let id = cell("tracking_id").flatMap(Int.init) else {
+                    guard let source = cell("source").map(path(fromText:)), let id = cell("tracking_id").flatMap(Int.init)
+                    else {
                         return nil
                     }
                     return TrackSummaryRow(
@@ -116,7 +118,7 @@ enum ReportTable {
         faces.reserveCapacity(table.rows.count)
         for row in table.rows {
             let cell = cells(row)
-            guard let source = cell("source"), row.count > max(x, y, width, height),
+            guard let source = cell("source").map(Self.path(fromText:)), row.count > max(x, y, width, height),
                 let bx = Double(row[x]), let by = Double(row[y]), let bw = Double(row[width]),
                 let bh = Double(row[height])
             else { continue }
@@ -151,7 +153,8 @@ enum ReportTable {
         var faces: [ReportFace] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                let source = object["source"] as? String, let box = object["box"] as? [String: Any],
+                let source = (object["source"] as? String).map(Self.path(fromText:)),
+                let box = object["box"] as? [String: Any],
                 let x = double(box["x"]), let y = double(box["y"]), let width = double(box["width"]),
                 let height = double(box["height"])
             else {
@@ -189,6 +192,12 @@ enum ReportTable {
             faces.append(face)
         }
         return faces
+    }
+
+    /// A `source` cell as the path it stands for: the tables write a path's bytes that are not
+    /// UTF-8 as `\xHH` (``FilePathEncoding``), which this undoes.
+    static func path(fromText text: String) -> String {
+        FilePathEncoding.string(fromPathBytes: FilePathEncoding.pathBytes(fromText: text))
     }
 
     private static func double(_ value: Any?) -> Double? {

@@ -49,28 +49,32 @@ struct SVGHistogram {
         return svg
     }
 
-    /// Counts `values` in bins of a round width (1, 2, 5, 10, 20, 50 ... ), at most `maxBins`,
-    /// labelled by their lower bound; whole numbers from 0 get one bin each when few enough.
-    static func bins(_ values: [Double], maxBins: Int = 16) -> [(label: String, count: Int)] {
-        guard let low = values.min(), let high = values.max() else { return [] }
-        var step = 1.0
-        let steps = [1.0, 2.0, 5.0]
-        var exponent = 0.0
-        search: while true {
-            for s in steps {
-                step = s * pow(10, exponent)
-                if (high - (low / step).rounded(.down) * step) / step < Double(maxBins) { break search }
-            }
-            exponent += 1
-        }
-        let start = (low / step).rounded(.down) * step
-        let count = Int(((high - start) / step).rounded(.down)) + 1
-        var counts = [Int](repeating: 0, count: count)
-        for value in values { counts[min(count - 1, Int(((value - start) / step).rounded(.down)))] += 1 }
+    /// Counts whole numbers (faces per photo) in one bin each from 0 to the largest, when that
+    /// is at most `maxBins` bins; else in bins of a round width (2, 5, 10, 20 ...), labelled by
+    /// their range.
+    static func countBins(_ values: [Int], maxBins: Int = 30) -> [(label: String, count: Int)] {
+        guard let high = values.max(), high >= 0 else { return [] }
+        let step = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000].first { high / $0 + 1 <= maxBins } ?? (high / maxBins + 1)
+        var counts = [Int](repeating: 0, count: high / step + 1)
+        for value in values where value >= 0 { counts[value / step] += 1 }
         return counts.enumerated().map { index, n in
-            let lower = start + Double(index) * step
-            let label = step == 1 ? HTMLText.number(lower, digits: 0) : "\(HTMLText.number(lower, digits: 0))-"
-            return (label, n)
+            let lower = index * step
+            return (step == 1 ? String(lower) : "\(lower)-\(lower + step - 1)", n)
+        }
+    }
+
+    /// Counts sizes in pixels in bins that double (8-16, 16-32, 32-64 ...), from the bin of the
+    /// smallest to that of the largest: face sizes span orders of magnitude, and a bin per
+    /// doubling reads as "small, medium, large" at any scale.
+    static func doublingBins(_ values: [Double]) -> [(label: String, count: Int)] {
+        let positive = values.filter { $0 >= 1 && $0.isFinite }
+        guard let low = positive.min(), let high = positive.max() else { return [] }
+        let first = Int(log2(low).rounded(.down)), last = Int(log2(high).rounded(.down))
+        var counts = [Int](repeating: 0, count: last - first + 1)
+        for value in positive { counts[min(last, Int(log2(value).rounded(.down))) - first] += 1 }
+        return counts.enumerated().map { index, n in
+            let lower = 1 << (first + index)
+            return ("\(lower)-\(2 * lower)", n)
         }
     }
 }

@@ -8,8 +8,8 @@ struct VideoTimeline {
     let video: VideoTracks
 
     static let width = 800.0
-    static let left = 64.0
-    static let right = 12.0
+    static let left = 72.0
+    static let right = 28.0
     var plotWidth: Double { Self.width - Self.left - Self.right }
 
     func x(_ ms: Double) -> Double { Self.left + plotWidth * ms / max(1, video.durationMs) }
@@ -41,7 +41,7 @@ struct VideoTimeline {
 
     /// One track's smile, eyes (with blinks) and yaw, in three stacked panels.
     func track(_ track: VideoTracks.Track) -> String {
-        let panel = 70.0, gap = 12.0, top = 8.0, axis = 28.0
+        let panel = 70.0, gap = 18.0, top = 8.0, axis = 28.0
         let height = top + 3 * panel + 2 * gap + axis
         var svg = open(class: "timeline track-timeline", height: height, label: "Track \(track.id) over time")
         let panels: [(name: String, css: String, low: Double, high: Double, value: (ReportFace) -> Double?)] = [

@@ -194,11 +194,17 @@ struct TrackCommand: ParsableCommand {
             tracker = try video.tracker(
                 detector: detector, configuration: trackerConfiguration, models: detection.models,
                 reidentification: people.known == nil ? reidentification : .required, every: frames.every)
-            var referenceOptions = detector.options
-            referenceOptions.isTrackingEnabled = false
-            referenceOptions.descriptorMode = .all
-            known = try people.knownPeople(
-                detector: FaceDetector(options: referenceOptions, sharingModelsWith: detector), warnings: context.stderr)
+            if people.known != nil {
+                // The reference photos are stills: no tracking, but descriptors.
+                var referenceOptions = detector.options
+                referenceOptions.isTrackingEnabled = false
+                referenceOptions.descriptorMode = .all
+                known = try people.knownPeople(
+                    detector: FaceDetector(options: referenceOptions, sharingModelsWith: detector),
+                    warnings: context.stderr)
+            } else {
+                known = nil
+            }
         } catch let error as FaceKitError {
             summaryFile?.discard()
             if case .invalidOption = error { throw DetectionFlags.usageError(error) }

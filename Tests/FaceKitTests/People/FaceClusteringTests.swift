@@ -29,13 +29,12 @@ struct FaceClusteringTests {
     }
 
     @Test(
-        "the tiled graph is the graph by definition, whatever the tiles and however many neighbours",
-        arguments: [(3, (7, 13)), (5, (64, 50)), (300, (256, 4096)), (2, (1, 1))] as [(Int, (Int, Int))])
-    func tiledGraph(neighbours: Int, tile: (Int, Int)) throws {
+        "the tiled graph is the graph by definition, whatever the blocks and however many neighbours",
+        arguments: [(3, 7), (5, 64), (300, 1024), (2, 1), (20, 149)] as [(Int, Int)])
+    func tiledGraph(neighbours: Int, block: Int) throws {
         let set = SyntheticDescriptors(faces: 150, people: 12, dimension: 16, seed: 7)
         let graph = try NearestNeighbourGraph(
-            descriptors: set.values, dimension: set.dimension, neighbours: neighbours, threshold: 0.6,
-            tile: (rows: tile.0, columns: tile.1))
+            descriptors: set.values, dimension: set.dimension, neighbours: neighbours, threshold: 0.6, block: block)
         let expected = Self.naiveGraph(set, k: neighbours, threshold: 0.6)
         #expect(graph.nodeCount == 150)
         #expect(Set(graph.edges) == expected)
@@ -70,6 +69,19 @@ struct FaceClusteringTests {
         let found = try FaceClustering().cluster([a, b, a, b, b, c])
         #expect(found.labels == [1, 0, 1, 0, 0, 2])
         #expect(found.members == [[1, 3, 4], [0, 2], [5]])
+    }
+
+    @Test("faces that cannot be one person are not joined directly; a face alone stays its own person")
+    func apart() throws {
+        let set = SyntheticDescriptors(faces: 2, people: 2, seed: 9)
+        let a = set.descriptor(0), b = set.descriptor(1)
+        let nudged = a.map { $0 + 0.001 }
+        // Two faces of one photo, nearly the same descriptor: two people when kept apart.
+        #expect(try FaceClustering().cluster([a, nudged]).count == 1)
+        #expect(try FaceClustering().cluster([a, nudged]) { _, _ in true }.labels == [0, 1])
+        // Only the pair (0, 3) is apart: with 1 and 2 joined to both, the four are still one person.
+        let bridged = try FaceClustering().cluster([a, a, a, nudged, b]) { $0 == 0 && $1 == 3 }
+        #expect(bridged.labels == [0, 0, 0, 0, 1])
     }
 
     @Test("no faces, no people")

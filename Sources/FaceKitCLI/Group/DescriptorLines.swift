@@ -1,0 +1,120 @@
+import FaceKit
+import Foundation
+
+/// Reads the JSON Lines that `facekit analyze --descriptors --format jsonl` writes (see
+/// ``JSONLinesFaceWriter``), so that a collection analysed in shards, or over several runs with
+/// `--resume`, is grouped from the merged file without analysing a photo twice.
+///
+/// Each line becomes a ``GroupedFace`` with what the line holds: source, frame, face index,
+/// tracking ID, box, detection score, head angles, probabilities and their absence reasons,
+/// quality, landmarks and the descriptor (`null` when it could not be computed: that face is
+/// written without a person). A file whose first face has no `descriptor` key was analysed
+/// without `--descriptors` and is refused whole; a line that is not such an object (a line cut
+/// by an interrupted run) is reported with its number and skipped.
+enum DescriptorLines {
+    /// The result of one file: its faces, and a message for each line skipped.
+    struct Contents {
+        var faces: [GroupedFace] = []
+        var skippedLines: [String] = []
+    }
+
+    static func read(_ path: String) throws(FailedInput) -> Contents {
+        var contents = Contents()
+        let shown = FilePathEncoding.text(path)
+        try LineFileReader.forEachLine(of: path) { (bytes, number) throws(FailedInput) in
+            guard bytes.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != 13 }) else {
+                return
+            }
+            do throws(LineProblem) {
+                contents.faces.append(try face(fromLine: Data(bytes)))
+            } catch .noDescriptorKey where contents.faces.isEmpty {
+                throw FailedInput(
+                    description: "\(shown): line \(number) has no descriptor: "
+                        + "write it with facekit analyze --descriptors --format jsonl")
+            } catch {
+                contents.skippedLines.append("\(shown): line \(number) skipped: \(error.description)")
+            }
+        }
+        return contents
+    }
+
+    /// Why a line is not a face.
+    enum LineProblem: Error, CustomStringConvertible {
+        case notJSON
+        case missing(String)
+        case noDescriptorKey
+        case badDescriptor
+
+        var description: String {
+            switch self {
+            case .notJSON: "not a JSON object"
+            case .missing(let key): "no valid \"\(key)\""
+            case .noDescriptorKey: "no \"descriptor\" (analysed without --descriptors)"
+            case .badDescriptor: "\"descriptor\" is not \(FaceDescriptor.length) numbers"
+            }
+        }
+    }
+
+    /// The face of one line of analyze's JSON Lines.
+    static func face(fromLine line: Data) throws(LineProblem) -> GroupedFace {
+        guard let object = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] else { throw .notJSON }
+        guard let sourceText = object["source"] as? String else { throw .missing("source") }
+        guard let index = integer(object["face"]) else { throw .missing("face") }
+        guard let box = object["box"] as? [String: Any], let x = number(box["x"]), let y = number(box["y"]),
+            let width = number(box["width"]), let height = number(box["height"])
+        else { throw .missing("box") }
+        guard object.keys.contains("descriptor") else { throw .noDescriptorKey }
+        var face = Face(frame: CGRect(x: x, y: y, width: width, height: height))
+        face.detectionScore = number(object["detection_score"]) ?? 0
+        if let angles = object["head_euler"] as? [String: Any] {
+            face.headEulerAngleX = number(angles["x"]) ?? 0
+            face.headEulerAngleY = number(angles["y"]) ?? 0
+            face.headEulerAngleZ = number(angles["z"]) ?? 0
+        }
+        face.smilingProbability = number(object["smiling_probability"])
+        face.leftEyeOpenProbability = number(object["left_eye_open_probability"])
+        face.rightEyeOpenProbability = number(object["right_eye_open_probability"])
+        let absent = object["absent"] as? [String: Any] ?? [:]
+        for kind in Face.Probability.allCases {
+            if let reason = (absent[JSONLinesFaceWriter.probabilityKey(kind)] as? String).flatMap(Face.AbsenceReason.init) {
+                face.absenceReasons[kind] = reason
+            }
+        }
+        face.trackingID = integer(object["tracking_id"])
+        face.quality = number(object["quality"]) ?? 0
+        if let landmarks = object["landmarks"] as? [String: Any] {
+            for type in FaceLandmark.LandmarkType.allCases {
+                if let point = landmarks[type.snakeCaseName] as? [Any], point.count == 2, let px = number(point[0]),
+                    let py = number(point[1])
+                {
+                    face.landmarks.append(FaceLandmark(type: type, position: CGPoint(x: px, y: py)))
+                }
+            }
+        }
+        switch object["descriptor"] {
+        case let values as [Any]:
+            let floats = values.compactMap { number($0).map(Float.init) }
+            guard floats.count == FaceDescriptor.length, values.count == FaceDescriptor.length else { throw .badDescriptor }
+            face.descriptor = FaceDescriptor(values: floats)
+        default:
+            face.descriptorAbsenceReason = (absent["descriptor"] as? String).flatMap(Face.AbsenceReason.init)
+        }
+        let source = FilePathEncoding.string(fromPathBytes: FilePathEncoding.pathBytes(fromText: sourceText))
+        let frame = integer(object["frame"])
+        let record = FaceRecord(
+            source: source, frame: frame, timestampMilliseconds: number(object["timestamp_ms"]), index: index, face: face)
+        return GroupedFace(record: record, firstFrame: frame, lastFrame: frame)
+    }
+
+    /// A JSON number as a finite Double.
+    private static func number(_ value: Any?) -> Double? {
+        guard let double = (value as? NSNumber)?.doubleValue, double.isFinite else { return nil }
+        return double
+    }
+
+    /// A JSON whole number.
+    private static func integer(_ value: Any?) -> Int? {
+        guard let double = number(value), double == double.rounded(), abs(double) < 1e15 else { return nil }
+        return Int(double)
+    }
+}

@@ -1,0 +1,108 @@
+import FaceKit
+import FaceKitArguments
+
+/// Gathers the faces `facekit group` clusters, input by input in order: photos analysed in
+/// parallel (``OrderedWorkQueue``, one detector per job), videos tracked (``VideoTrackFaces``),
+/// JSON Lines read (``DescriptorLines``). Each failure is reported on standard error and counted.
+/// The detectors are loaded only when a photo, a video or `--known` needs them.
+final class GroupAnalysis {
+    let command: GroupCommand
+    let stderr: any TextOutput
+    private(set) var faces: [GroupedFace] = []
+    private(set) var failures = 0
+    private var loadedDetectors: [FaceDetector]?
+    private var loadedTracker: FaceTracker?
+
+    init(command: GroupCommand, stderr: any TextOutput) {
+        self.command = command
+        self.stderr = stderr
+    }
+
+    func add(_ batch: GroupInput.Batch) throws {
+        switch batch {
+        case .descriptorLines(let path): addDescriptorLines(path)
+        case .photos(let entries): try addPhotos(entries)
+        case .video(let path): try addVideo(path)
+        }
+    }
+
+    /// The known people of `--known`, described by the first detector; `nil` without it.
+    func knownPeople() throws -> KnownPeople? {
+        guard command.people.known != nil else { return nil }
+        return try command.people.knownPeople(detector: try detectors()[0], warnings: stderr)
+    }
+
+    private func report(_ message: String) {
+        stderr.writeDiagnostic(message)
+        failures += 1
+    }
+
+    private func addDescriptorLines(_ path: String) {
+        do throws(FailedInput) {
+            let contents = try DescriptorLines.read(path)
+            faces += contents.faces
+            for line in contents.skippedLines { report(line) }
+        } catch {
+            report(error.description)
+        }
+    }
+
+    private func addPhotos(_ entries: [ImageFileWalker.Entry]) throws {
+        let maxPixels = command.maxPixels
+        let queue = OrderedWorkQueue(workers: try detectors(), window: 4 * command.jobs) {
+            (detector: FaceDetector, entry: ImageFileWalker.Entry) -> Result<[Face], FailedInput> in
+            if let failure = entry.failureDescription { return .failure(FailedInput(description: failure)) }
+            do throws(FaceKitError) {
+                return .success(try detector.process(contentsOfFile: entry.path, maxPixels: maxPixels))
+            } catch {
+                return .failure(FailedInput(description: error.description))
+            }
+        }
+        queue.run(inputs: entries) { _, entry, result in
+            switch result {
+            case .success(let found):
+                for (index, face) in found.enumerated() {
+                    faces.append(GroupedFace(record: FaceRecord(source: entry.path, index: index, face: face)))
+                }
+            case .failure(let failure):
+                report(failure.description)
+            }
+        }
+    }
+
+    private func addVideo(_ path: String) throws {
+        let result = VideoTrackFaces.faces(
+            in: path, tracker: try tracker(), describer: try detectors()[0], frames: command.frames)
+        faces += result.faces
+        if let failure = result.failure { report(failure) }
+    }
+
+    /// The tracker of every video, made on first use with the first detector's landmark model.
+    private func tracker() throws -> FaceTracker {
+        if let loadedTracker { return loadedTracker }
+        var options = command.detection.detectorOptions
+        options.isTrackingEnabled = true
+        let made = try command.video.tracker(
+            detector: FaceDetector(options: options, sharingModelsWith: try detectors()[0]),
+            models: command.detection.models, reidentification: .automatic, every: command.frames.every)
+        loadedTracker = made
+        return made
+    }
+
+    /// One detector per job, sharing one landmark model, loaded on first use.
+    private func detectors() throws -> [FaceDetector] {
+        if let loadedDetectors { return loadedDetectors }
+        // Several workers: the descriptor network of each gets one BLAS thread, so N workers use N cores.
+        if command.jobs > 1 { BLASThreads.set(1) }
+        do {
+            let first = try FaceDetector(options: command.detectorOptions, models: command.detection.models)
+            let all = try [first]
+                + (1..<command.jobs).map { _ throws(FaceKitError) in try FaceDetector(sharingModelsWith: first) }
+            loadedDetectors = all
+            return all
+        } catch {
+            if case .invalidOption = error { throw DetectionFlags.usageError(error) }
+            throw error
+        }
+    }
+}

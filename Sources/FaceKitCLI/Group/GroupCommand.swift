@@ -1,0 +1,174 @@
+import FaceKit
+import FaceKitArguments
+import Foundation
+
+/// `facekit group`: describes every face of photos, videos and folders (or reads the descriptors
+/// of `analyze --descriptors --format jsonl`), groups the faces into people (``FaceClustering``:
+/// a nearest-neighbour graph and dlib's chinese whispers), and writes `faces.csv` (analyze's
+/// columns plus `person_id`, `first_frame`, `last_frame`) and `people.csv` (``PersonSummary``)
+/// into the `--output` folder, each replaced only once complete.
+///
+/// A video gives one face per track: the track's best-quality face, with one descriptor from a
+/// few of its best shots (``VideoTrackFaces``). Inputs that fail are reported on standard error
+/// and skipped; the exit status is then 1.
+///
+/// ```sh
+/// facekit group --output people/ photos/ party.mp4
+/// facekit group --output people/ --known known/ shard-*.jsonl
+/// ```
+struct GroupCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "group",
+            abstract: "Group the faces of photos and videos into people.",
+            discussion: """
+                Folders are searched recursively for photos and videos, in path order; a .jsonl file \
+                is read as the output of analyze --descriptors --format jsonl, so that a collection \
+                analysed in shards is grouped without analysing a photo twice. A video gives one face \
+                per track. Writes faces.csv (one row per face, with its person_id) and people.csv (one \
+                row per person, with the best shot) into the --output folder, and with --crops \
+                a picture of each person's best shot. An input that cannot be \
+                read is reported on standard error and skipped; the exit status is then 1.
+                """)
+    }
+
+    static var arguments: [ArgumentDefinition<GroupCommand>] {
+        DetectionFlags.arguments(\.detection, contoursHelp: nil)
+            + PeopleFlags.arguments(\.people, descriptors: false)
+            + [
+                .option(
+                    "threshold", \.threshold, valueName: "distance",
+                    help: "Join two faces only when their descriptors are closer than this."),
+                .option(
+                    "neighbours", \.neighbours, valueName: "k",
+                    help: "Join each face to at most this many of its nearest faces."),
+            ]
+            + FrameSelectionFlags.arguments(\.frames)
+            + VideoFlags.arguments(\.video)
+            + [
+                .option("output", \.output, valueName: "dir", help: "Write faces.csv and people.csv into this folder."),
+                .flag("crops", \.crops, help: "Also write each person's best shot, upright, as crops/person-<id>.jpg."),
+                .flag(
+                    "all-crops", \.allCrops,
+                    help: "Also write every face, upright, as crops/face-<n>.jpg (n: its row of faces.csv, from 0); implies --crops."),
+                .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
+                .option(
+                    "jobs", \.jobs, valueName: "n",
+                    help: "Analyse this many photos at once, one detector each; at most 4 per core."),
+                .flag("quiet", \.quiet, help: "Do not print the closing summary on a terminal."),
+                .positional(
+                    "input", \.inputs, help: "A photo, a video, a folder to search for both, or analyze's JSON Lines (.jsonl)."),
+            ]
+    }
+
+    var detection = DetectionFlags()
+    var people = PeopleFlags()
+    var threshold = FaceClustering.defaultThreshold
+    var neighbours = FaceClustering().neighbours
+    var frames = FrameSelectionFlags()
+    var video = VideoFlags()
+    var output: String?
+    var crops = false
+    var allCrops = false
+    var maxPixels = FaceImage.defaultMaxPixels
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var quiet = false
+    var inputs: [String] = []
+
+    init() {}
+
+    var clustering: FaceClustering { FaceClustering(threshold: threshold, neighbours: neighbours) }
+
+    func validate() throws(CommandError) {
+        guard let output, !output.isEmpty else {
+            throw CommandError("'--output <dir>' is required: group writes faces.csv and people.csv into a folder")
+        }
+        guard !inputs.isEmpty else { throw CommandError("Missing expected argument '<input> ...'") }
+        guard threshold > 0, threshold.isFinite else {
+            throw CommandError(
+                "The value '\(threshold.defaultValueDescription)' is invalid for '--threshold <distance>': "
+                    + "it must be a positive descriptor distance")
+        }
+        guard neighbours >= 1 else {
+            throw CommandError("The value '\(neighbours)' is invalid for '--neighbours <k>': it must be at least 1")
+        }
+        guard jobs >= 1 && jobs <= AnalyzeCommand.maximumJobs else {
+            throw CommandError(
+                "The value '\(jobs)' is invalid for '--jobs <n>': it must be between 1 and \(AnalyzeCommand.maximumJobs)")
+        }
+        guard maxPixels > 0 else {
+            throw CommandError(
+                "The value '\(maxPixels)' is invalid for '--max-pixels <n>': it must be a positive number of pixels")
+        }
+        if detection.contours {
+            throw CommandError("'--contours' cannot be used with group: faces.csv has no contour columns")
+        }
+        try frames.validate()
+        try video.validate()
+        try people.validate(format: nil)
+        try detection.validate(detectorOptions)
+    }
+
+    /// The detection flags' options, with descriptors: grouping needs them.
+    var detectorOptions: FaceDetectorOptions {
+        var options = detection.detectorOptions
+        options.descriptorMode = .all
+        return options
+    }
+
+    func run(_ context: CommandContext) throws -> ExitStatus {
+        let output = self.output!
+        let folder = try GroupOutputFolder(path: output)
+        let expanded = GroupInput.expand(inputs)
+        let analysis = GroupAnalysis(command: self, stderr: context.stderr)
+        for batch in GroupInput.batches(expanded) { try analysis.add(batch) }
+        let known = try analysis.knownPeople()
+        var faces = analysis.faces
+        if let known {
+            for index in faces.indices { faces[index].record.person = known.match(faces[index].record.face) }
+        }
+
+        let described = faces.indices.filter { faces[$0].record.face.descriptor != nil }
+        var flat: [Float] = []
+        flat.reserveCapacity(described.count * FaceDescriptor.length)
+        for index in described { flat += faces[index].record.face.descriptor!.values }
+        let found = try clustering.cluster(flat: flat, dimension: FaceDescriptor.length) { a, b in
+            faces[described[a]].isApart(from: faces[described[b]])
+        }
+        var personOfFace = [Int?](repeating: nil, count: faces.count)
+        for (position, index) in described.enumerated() { personOfFace[index] = found.labels[position] }
+        let summaries = PersonSummary.summaries(of: faces, people: personOfFace, count: found.count)
+
+        let columns = FaceRecordColumns(landmarks: detection.landmarks, people: known != nil)
+        try folder.write(GroupOutputFolder.facesFile) { sink in
+            sink.write(CSVFaceWriter.line(CSVFaceWriter.header(columns: columns) + ["person_id", "first_frame", "last_frame"]))
+            for (index, face) in faces.enumerated() {
+                let cells = CSVFaceWriter.cells(for: face.record, columns: columns) + [
+                    personOfFace[index].map(String.init) ?? "", face.firstFrame.map(String.init) ?? "",
+                    face.lastFrame.map(String.init) ?? "",
+                ]
+                sink.write(CSVFaceWriter.line(cells))
+            }
+        }
+        try folder.write(GroupOutputFolder.peopleFile) { sink in
+            sink.write(CSVFaceWriter.line(PersonSummary.header))
+            for summary in summaries { sink.write(CSVFaceWriter.line(summary.cells(faces: faces))) }
+        }
+        var failures = analysis.failures
+        if crops || allCrops {
+            let cropping = GroupCrops(summaries: summaries, faceCount: faces.count, all: allCrops)
+            for message in try cropping.write(faces: faces, into: folder, maxPixels: maxPixels) {
+                context.stderr.writeDiagnostic(message)
+                failures += 1
+            }
+        }
+        if !quiet && context.stderr.isTerminal {
+            let undescribed = faces.count - described.count
+            context.stderr.write(
+                "\(faces.count) faces, \(found.count) people"
+                    + (undescribed > 0 ? " (\(undescribed) faces without a descriptor left out)" : "")
+                    + (failures > 0 ? ", \(failures) inputs failed" : "") + "\n")
+        }
+        return failures > 0 ? .failure : .success
+    }
+}

@@ -1,0 +1,73 @@
+import FaceKit
+import FaceKitArguments
+import Foundation
+
+/// The face pictures of `facekit group`: with `--crops`, `crops/person-<id>.jpg`, each person's
+/// best shot; with `--all-crops`, also `crops/face-<n>.jpg` for the face of row n (0-based) of
+/// faces.csv. Each is an upright square (``FaceImage/faceChip(of:size:padding:)``), cut from the
+/// source again: a photo is decoded once for all its crops, a video read once, decoding only the
+/// frames that hold one.
+struct GroupCrops {
+    static let folderName = "crops"
+    static let size = 150
+
+    /// Which files each face gives, by its index among the grouped faces.
+    let names: [Int: [String]]
+
+    init(summaries: [PersonSummary], faceCount: Int, all: Bool) {
+        var names: [Int: [String]] = [:]
+        if all { for index in 0..<faceCount { names[index, default: []].append("face-\(index).jpg") } }
+        for summary in summaries { names[summary.best, default: []].append("person-\(summary.id).jpg") }
+        self.names = names
+    }
+
+    /// Writes every crop into `folder`/crops, returning a message for each source that could not
+    /// be read again (its crops are missing).
+    func write(faces: [GroupedFace], into folder: GroupOutputFolder, maxPixels: Int) throws -> [String] {
+        let crops = folder.file(Self.folderName)
+        try GroupOutputFolder.makeFolder(crops)
+        var bySource: [String: [Int]] = [:]
+        var order: [String] = []
+        for index in names.keys.sorted() {
+            let source = faces[index].record.source
+            if bySource[source] == nil { order.append(source) }
+            bySource[source, default: []].append(index)
+        }
+        var failures: [String] = []
+        for source in order {
+            let indices = bySource[source]!
+            do {
+                if faces[indices[0]].isVideo {
+                    try cropVideo(source, indices, faces: faces, into: crops)
+                } else {
+                    let image = try FaceImage(contentsOfFile: source, maxPixels: maxPixels)
+                    for index in indices { try save(image, faces[index].record.face, index, into: crops) }
+                }
+            } catch let error as FaceKitError {
+                failures.append("\(error.description) (its face crops are missing)")
+            }
+        }
+        return failures
+    }
+
+    private func cropVideo(_ path: String, _ indices: [Int], faces: [GroupedFace], into crops: String) throws {
+        var byFrame: [Int: [Int]] = [:]
+        for index in indices { byFrame[faces[index].record.frame!, default: []].append(index) }
+        let video = try VideoReader(contentsOfFile: path)
+        let last = byFrame.keys.max()!
+        while video.lastIndex < last {
+            guard let frame = try video.next(decode: byFrame[video.lastIndex + 1] != nil) else { break }
+            guard let wanted = byFrame[frame.index], let image = frame.image else { continue }
+            for index in wanted { try save(image, faces[index].record.face, index, into: crops) }
+        }
+    }
+
+    private func save(_ image: FaceImage, _ face: Face, _ index: Int, into crops: String) throws {
+        let bytes = try image.faceChip(of: face, size: Self.size).encoded(fileExtension: "jpg")
+        for name in names[index] ?? [] {
+            let output = try AtomicFileOutput(path: crops + "/" + name)
+            output.write(bytes: Array(bytes)[...])
+            try output.commit()
+        }
+    }
+}

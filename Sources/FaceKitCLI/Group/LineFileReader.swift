@@ -1,0 +1,51 @@
+import FaceKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads a text file line by line through a file descriptor (so that a path that is not UTF-8
+/// opens as given), a megabyte at a time, without holding the whole file.
+enum LineFileReader {
+    /// Hands `body` each line's bytes (without its LF; a last line without LF too) and its 1-based
+    /// number. Throws the system's message when the file cannot be opened or read.
+    static func forEachLine(
+        of path: String, _ body: (ArraySlice<UInt8>, Int) throws(FailedInput) -> Void
+    ) throws(FailedInput) {
+        let (descriptor, code) = FilePathEncoding.withFileSystemRepresentation(path) { name in
+            let descriptor = open(name, O_RDONLY | O_CLOEXEC)
+            return (descriptor, descriptor < 0 ? errno : 0)
+        }
+        guard descriptor >= 0 else {
+            throw FailedInput(description: "\(path): cannot read file: \(String(cString: strerror(code)))")
+        }
+        defer { _ = close(descriptor) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var pending: [UInt8] = []
+        var number = 0
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FailedInput(description: "\(path): cannot read file: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            var start = 0
+            for index in 0..<count where chunk[index] == UInt8(ascii: "\n") {
+                number += 1
+                if pending.isEmpty {
+                    try body(chunk[start..<index], number)
+                } else {
+                    pending += chunk[start..<index]
+                    try body(pending[...], number)
+                    pending.removeAll(keepingCapacity: true)
+                }
+                start = index + 1
+            }
+            pending += chunk[start..<count]
+        }
+        if !pending.isEmpty { try body(pending[...], number + 1) }
+    }
+}
