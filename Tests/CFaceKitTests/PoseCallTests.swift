@@ -30,13 +30,22 @@ struct PoseCallTests {
         return times(rx, times(ry, rz))
     }
 
-    @Test(
-        "recovers the rotation the points were projected with, at the focal length given",
-        arguments: [(0.3, -0.2, 0.1, 640.0), (-0.1, 0.5, -0.3, 640.0), (0.05, 0.0, 3.0, 640.0), (0.2, 0.4, 0.2, 10240.0)])
-    func recovers(yaw: Double, pitch: Double, roll: Double, focalLength: Double) {
+    /// Pitch, yaw and roll in radians, the focal length in pixels, and the face's width in pixels
+    /// (about): the last case is a small face through a long lens, where SQPnP refuses to run.
+    static let poses: [(Double, Double, Double, Double, Double)] = [
+        (0.3, -0.2, 0.1, 640, 150), (-0.1, 0.5, -0.3, 640, 150), (0.05, 0.0, 3.0, 640, 150),
+        (0.2, 0.4, 0.2, 10240, 150), (0.15, -0.35, 0.05, 10240, 40),
+    ]
+
+    @Test("recovers the rotation the points were projected with, at the focal length given", arguments: poses)
+    func recovers(pose: (Double, Double, Double, Double, Double)) {
+        let (pitch, yaw, roll, focalLength, faceWidth) = pose
         let r = Self.rotation(x: pitch, y: yaw, z: roll)
         let (width, height) = (640.0, 480.0)
-        let translation = SIMD3(30.0, -10, 60 * focalLength / 640)
+        // The model is 14 units wide: at distance d it spans 14 f / d pixels. Its centre is put
+        // 100 px right of and 40 px above the image's.
+        let distance = 14 * focalLength / faceWidth
+        let translation = SIMD3(100 * distance / focalLength, -40 * distance / focalLength, distance)
         let points = Self.model.map { m -> fk_point in
             let rows: [SIMD3<Double>] = [SIMD3(r[0], r[1], r[2]), SIMD3(r[3], r[4], r[5]), SIMD3(r[6], r[7], r[8])]
             let camera: SIMD3<Double> = SIMD3((rows[0] * m).sum(), (rows[1] * m).sum(), (rows[2] * m).sum()) + translation
@@ -45,12 +54,12 @@ struct PoseCallTests {
             return fk_point(x: Float(x), y: Float(y))
         }
         let xyz = Self.model.flatMap { [Float($0.x), Float($0.y), Float($0.z)] }
-        var pose = fk_pose()
+        var solvedPose = fk_pose()
         let call = NativeCall {
-            fk_solve_pose(xyz, points, Int32(points.count), Int32(width), Int32(height), focalLength, &pose, $0)
+            fk_solve_pose(xyz, points, Int32(points.count), Int32(width), Int32(height), focalLength, &solvedPose, $0)
         }
-        #expect(call.status == FK_OK.code && call.recordUntouched)
-        let solved = withUnsafeBytes(of: pose.rotation) { Array($0.bindMemory(to: Double.self)) }
+        #expect(call.status == FK_OK.code && call.recordUntouched, "\(call.message)")
+        let solved = withUnsafeBytes(of: solvedPose.rotation) { Array($0.bindMemory(to: Double.self)) }
         let largest = zip(solved, r).map { abs($0 - $1) }.max()!
         #expect(largest < 1e-3, "rotation \(solved) against \(r)")
     }

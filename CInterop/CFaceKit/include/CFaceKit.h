@@ -284,9 +284,9 @@ int32_t fk_shape_predictor_predict(const fk_shape_predictor *predictor, const fk
 
 /* ---- Head pose ------------------------------------------------------------------------------
  * Solves for the rotation of a rigid 3D mean face that projects onto the given 2D points
- * (OpenCV's solvePnP: iterative from an upright face and SQPnP refined by Levenberg-Marquardt,
- * the better fit kept), with a pinhole camera of focal_length pixels (> 0) whose centre is the
- * image centre.
+ * (OpenCV's solvePnP: iterative from an upright face and, where SQPnP accepts the points, SQPnP
+ * refined by Levenberg-Marquardt; the better fit kept), with a pinhole camera of focal_length
+ * pixels (> 0) whose centre is the image centre.
  *
  * model_points: count points in the face's own frame (x toward the image's right for a frontal
  * face, y down, z away from the camera), any unit. image_points: the same count of pixels.

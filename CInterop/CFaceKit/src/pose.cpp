@@ -74,7 +74,15 @@ extern "C" int32_t fk_solve_pose(const float *model_points_xyz, const fk_point *
         bool found = cv::solvePnP(object, projected, camera, cv::noArray(), rvec, tvec, true, cv::SOLVEPNP_ITERATIVE);
         double best = found && tvec[2] > 0 ? reprojection_error(object, projected, camera, rvec, tvec) : INFINITY;
         cv::Vec3d global_rvec, global_tvec;
-        if (cv::solvePnP(object, projected, camera, cv::noArray(), global_rvec, global_tvec, false, cv::SOLVEPNP_SQPNP)) {
+        bool global_found = false;
+        try {
+            global_found = cv::solvePnP(object, projected, camera, cv::noArray(), global_rvec, global_tvec, false,
+                                        cv::SOLVEPNP_SQPNP);
+        } catch (const cv::Exception &) {
+            // SQPnP refuses points whose spread, in focal lengths, is tiny (a small face through a
+            // long lens): the iterative solution stands alone.
+        }
+        if (global_found) {
             cv::solvePnPRefineLM(object, projected, camera, cv::noArray(), global_rvec, global_tvec);
             const double global = global_tvec[2] > 0
                 ? reprojection_error(object, projected, camera, global_rvec, global_tvec) : INFINITY;

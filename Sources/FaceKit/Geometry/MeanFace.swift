@@ -112,7 +112,7 @@ enum MeanFace {
     /// How far the model's own "level" (its y axis straight down) is tilted from a face looking
     /// straight at the camera, in degrees of pitch: fitted to GENKI-4K's pose labels as FaceKit's
     /// mean signed pitch error with the model unlevelled (`facekit-train head-pose`).
-    static let levelPitchDegrees = -0.70
+    static let levelPitchDegrees = -0.73
 
     /// A solvePnP rotation of ``points`` (face frame to camera, row-major) turned so that a face
     /// looking straight at the camera reads pitch 0: `rotation` times the rotation about the
