@@ -229,7 +229,8 @@ public final class FaceDetector: Sendable {
             let seed = UprightSeed(box: seeds[index].box, roll: seeds[index].roll + atan2(Double(axis.y), Double(axis.x)))
             guard seed.needsTurning else { continue }
             let crop = try seed.crop(of: image)
-            points[index] = try shapePredictor.points(in: crop, boxes: [seed.boxInCrop])[0].map(seed.imagePoint)
+            let turned = try shapePredictor.points(in: crop, boxes: [seed.boxInCrop])[0]
+            points[index] = turned.map(seed.imagePoint)
         }
         return points.map { FaceShape(points: $0.map(image.fullSizePoint)) }
     }

@@ -47,6 +47,7 @@ struct TiltedFaceTests {
         let right = seed.imagePoint(CGPoint(x: 50, y: 40))
         #expect(abs(right.x - (120 + 10 * cos(.pi / 6))) < 1e-9 && abs(right.y - (70 + 10 * sin(.pi / 6))) < 1e-9)
         #expect(UprightSeed(box: .zero, roll: 0.1).needsTurning == false)
-        #expect(UprightSeed(box: .zero, roll: 0.3).needsTurning)
+        #expect(UprightSeed(box: .zero, roll: 0.3).needsTurning == false)
+        #expect(UprightSeed(box: .zero, roll: -0.4).needsTurning)
     }
 }
