@@ -40,4 +40,17 @@ extension FaceImage {
         }
         return try FaceImage(taking: pointer!, subject: "face chip")
     }
+
+    /// A `width` x `height` image whose pixel (x, y) takes this image's colour at
+    /// (a[0] x + a[1] y + a[2], a[3] x + a[4] y + a[5]) (pixels of this image as decoded);
+    /// black outside it. Runs `fk_image_warp`.
+    func warped(affine: [Double], width: Int, height: Int) throws(FaceKitError) -> FaceImage {
+        precondition(affine.count == 6, "warped: an affine map has 6 entries")
+        var pointer: OpaquePointer?
+        let map = affine.map { Float($0) }
+        try callNative(subject: "image") {
+            fk_image_warp(handle.pointer, map, Int32(width), Int32(height), &pointer, $0)
+        }
+        return try FaceImage(taking: pointer!, subject: "image")
+    }
 }
