@@ -4,18 +4,22 @@ import FaceKitArguments
 /// Gathers the faces `facekit group` clusters, input by input in order: photos analysed in
 /// parallel (``OrderedWorkQueue``, one detector per job), videos tracked (``VideoTrackFaces``),
 /// JSON Lines read (``DescriptorLines``). Each failure is reported on standard error and counted.
-/// The detectors are loaded only when a photo, a video or `--known` needs them.
+/// The detectors are loaded only when a photo, a video or `--known` needs them. On a terminal a
+/// progress line counts the inputs done, as `analyze`'s does (``CollectionProgress``).
 final class GroupAnalysis {
     let command: GroupCommand
     let stderr: any TextOutput
+    let progress: CollectionProgress
     private(set) var faces: [GroupedFace] = []
     private(set) var failures = 0
     private var loadedDetectors: [FaceDetector]?
     private var loadedTracker: FaceTracker?
 
-    init(command: GroupCommand, stderr: any TextOutput) {
+    /// `inputs` is the number of photos, videos and JSON Lines files to come, for the progress line.
+    init(command: GroupCommand, stderr: any TextOutput, inputs: Int, showsProgress: Bool) {
         self.command = command
         self.stderr = stderr
+        progress = CollectionProgress(output: stderr, enabled: showsProgress, total: { inputs })
     }
 
     func add(_ batch: GroupInput.Batch) throws {
@@ -33,7 +37,7 @@ final class GroupAnalysis {
     }
 
     private func report(_ message: String) {
-        stderr.writeDiagnostic(message)
+        progress.interrupt { stderr.writeDiagnostic(message) }
         failures += 1
     }
 
@@ -42,8 +46,10 @@ final class GroupAnalysis {
             let contents = try DescriptorLines.read(path)
             faces += contents.faces
             for line in contents.skippedLines { report(line) }
+            progress.record(faces: contents.faces.count, failed: false)
         } catch {
             report(error.description)
+            progress.record(faces: 0, failed: true)
         }
     }
 
@@ -64,8 +70,10 @@ final class GroupAnalysis {
                 for (index, face) in found.enumerated() {
                     faces.append(GroupedFace(record: FaceRecord(source: entry.path, index: index, face: face)))
                 }
+                progress.record(faces: found.count, failed: false)
             case .failure(let failure):
                 report(failure.description)
+                progress.record(faces: 0, failed: true)
             }
         }
     }
@@ -75,6 +83,7 @@ final class GroupAnalysis {
             in: path, tracker: try tracker(), describer: try detectors()[0], frames: command.frames)
         faces += result.faces
         if let failure = result.failure { report(failure) }
+        progress.record(faces: result.faces.count, failed: result.failure != nil)
     }
 
     /// The tracker of every video, made on first use with the first detector's landmark model.

@@ -55,7 +55,7 @@ struct GroupCommand: ParsableCommand {
                 .option(
                     "jobs", \.jobs, valueName: "n",
                     help: "Analyse this many photos at once, one detector each; at most 4 per core."),
-                .flag("quiet", \.quiet, help: "Do not print the closing summary on a terminal."),
+                .flag("quiet", \.quiet, help: "Do not show progress and the closing summary on a terminal."),
                 .positional(
                     "input", \.inputs, help: "A photo, a video, a folder to search for both, or analyze's JSON Lines (.jsonl)."),
             ]
@@ -120,8 +120,11 @@ struct GroupCommand: ParsableCommand {
         let output = self.output!
         let folder = try GroupOutputFolder(path: output)
         let expanded = GroupInput.expand(inputs)
-        let analysis = GroupAnalysis(command: self, stderr: context.stderr)
+        let analysis = GroupAnalysis(
+            command: self, stderr: context.stderr, inputs: expanded.count,
+            showsProgress: !quiet && context.stderr.isTerminal)
         for batch in GroupInput.batches(expanded) { try analysis.add(batch) }
+        analysis.progress.finish()
         let known = try analysis.knownPeople()
         var faces = analysis.faces
         if let known {
