@@ -34,8 +34,8 @@ public struct FaceDetectorOptions: Sendable, Equatable {
     public var contourMode: Mode = .none
     /// Computes smiling and eye-open probabilities.
     public var classificationMode: Mode = .none
-    /// Computes each face's ``Face/descriptor`` (dlib's ResNet: a pass of about 25 ms per face
-    /// on one core, docs/benchmarks.md). Not in ML Kit.
+    /// Computes each face's ``Face/descriptor`` (dlib's ResNet: a pass of about 15 ms per face
+    /// on this project's 2-core machine, docs/benchmarks.md). Not in ML Kit.
     public var descriptorMode: Mode = .none
     /// Smallest face wanted, as head width over image width, in (0, 1]. Faces smaller than this
     /// may be missed; larger values make detection faster because the image is searched at a
