@@ -213,23 +213,17 @@ public final class FaceDetector: Sendable {
     }
 
     /// The 68 points of each face seeded from `seedBoxes` (in `image`'s pixels), in full-size
-    /// image coordinates; several faces are placed in parallel.
+    /// image coordinates; several faces are placed in parallel. A face whose points come out
+    /// rolled beyond ``UprightSeed/minimumRoll`` is placed again from an upright crop turned by
+    /// that roll (``UprightSeed``), and its points turned back: the model, trained on upright
+    /// faces, underestimates a tilt.
     func shapes(in image: FaceImage, seedBoxes: [CGRect]) throws(FaceKitError) -> [FaceShape] {
-        try shapes(in: image, seeds: seedBoxes.map { UprightSeed(box: $0) })
-    }
-
-    /// The 68 points of each face seeded from `seeds`, in full-size image coordinates, several
-    /// faces in parallel. A face whose points come out rolled beyond ``UprightSeed/minimumRoll``
-    /// is placed again from an upright crop turned by that roll (``UprightSeed``), and its
-    /// points turned back: the model, trained on upright faces, underestimates a tilt.
-    func shapes(in image: FaceImage, seeds: [UprightSeed]) throws(FaceKitError) -> [FaceShape] {
-        var points = try shapePredictor.points(in: image, boxes: seeds.map(\.box))
-        for index in seeds.indices {
+        var points = try shapePredictor.points(in: image, boxes: seedBoxes)
+        for index in seedBoxes.indices {
             guard let axis = FaceShape(points: points[index]).eyeAxis else { continue }
-            let seed = UprightSeed(box: seeds[index].box, roll: seeds[index].roll + atan2(Double(axis.y), Double(axis.x)))
+            let seed = UprightSeed(box: seedBoxes[index], roll: atan2(Double(axis.y), Double(axis.x)))
             guard seed.needsTurning else { continue }
-            let crop = try seed.crop(of: image)
-            let turned = try shapePredictor.points(in: crop, boxes: [seed.boxInCrop])[0]
+            let turned = try shapePredictor.points(in: seed.crop(of: image), boxes: [seed.boxInCrop])[0]
             points[index] = turned.map(seed.imagePoint)
         }
         return points.map { FaceShape(points: $0.map(image.fullSizePoint)) }

@@ -20,7 +20,7 @@ struct UprightSeed: Sendable {
     /// The eye line's angle in the image, in radians, clockwise on screen (y down).
     var roll: Double
 
-    init(box: CGRect, roll: Double = 0) {
+    init(box: CGRect, roll: Double) {
         self.box = box
         self.roll = roll
     }

@@ -46,11 +46,7 @@ struct AnalyzeSettings: JournalSettings {
             ),
             ("max-pixels", "--max-pixels \(maxPixels)"),
             ("descriptors", flag("descriptors", descriptors ?? false)),
-            (
-                "known",
-                known.map { "--known \($0) --known-tolerance \((knownTolerance ?? 0).defaultValueDescription)" }
-                    ?? "no --known"
-            ),
+            ("known", PeopleFlags.journalPhrase(known: known, tolerance: knownTolerance)),
             ("shard", shard.map { "--shard \($0)" } ?? "no --shard"),
             ("paths", "the paths " + paths.joined(separator: ", ")),
         ]

@@ -298,10 +298,7 @@ struct AnnotateCommand: ParsableCommand {
                     let faces = try tracker.process(image, timestampMs: frame.timestampMs)
                     // Frames are written as they come: a track is named from its descriptors so far.
                     let names = known.map { known in
-                        faces.map { face -> String? in
-                            let descriptors = tracker.joining.descriptors(of: face.trackingID!)
-                            return descriptors.isEmpty ? nil : known.match(FaceDescriptor.mean(of: descriptors)).name
-                        }
+                        faces.map { known.match(tracker.joining.descriptors(of: $0.trackingID!))?.name }
                     } ?? []
                     try writer.write(annotated(image, faces: faces, names: names))
                     framesWritten += 1

@@ -89,6 +89,11 @@ struct KnownPeople {
     /// The match of `face`, `nil` when it has no descriptor.
     func match(_ face: Face) -> Match? { face.descriptor.map(match) }
 
+    /// The match of the mean of `descriptors` (a track's), `nil` when there are none.
+    func match(_ descriptors: [FaceDescriptor]) -> Match? {
+        descriptors.isEmpty ? nil : match(FaceDescriptor.mean(of: descriptors))
+    }
+
     // MARK: - Reading the folder
 
     /// Person name -> image paths, in name order: sub-folders (their images, not recursive) and

@@ -28,6 +28,12 @@ struct PeopleFlags: Sendable {
         ]
     }
 
+    /// How a collection journal states `--known` (``JournalSettings/phrases``): the folder and
+    /// tolerance, or `no --known`.
+    static func journalPhrase(known: String?, tolerance: Double?) -> String {
+        known.map { "--known \($0) --known-tolerance \((tolerance ?? 0).defaultValueDescription)" } ?? "no --known"
+    }
+
     /// Whether faces need descriptors: for the output, or to be named.
     var needsDescriptors: Bool { descriptors || known != nil }
 

@@ -296,7 +296,7 @@ struct TrackCommand: ParsableCommand {
             descriptorsByID[joinedIDs[id] ?? id, default: []] += tracker.joining.descriptors(of: id)
         }
         let people = known.map { known in
-            descriptorsByID.compactMapValues { $0.isEmpty ? nil : known.match(FaceDescriptor.mean(of: $0)) }
+            descriptorsByID.compactMapValues { known.match($0) }
         }
         return records.map { record in
             var record = record

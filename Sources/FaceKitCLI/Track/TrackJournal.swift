@@ -54,11 +54,7 @@ struct TrackSettings: JournalSettings {
             ("reid-window", "--reid-window \(reidWindow.defaultValueDescription)"),
             ("no-reid", flag("no-reid", !reid)),
             ("descriptors", flag("descriptors", descriptors ?? false)),
-            (
-                "known",
-                known.map { "--known \($0) --known-tolerance \((knownTolerance ?? 0).defaultValueDescription)" }
-                    ?? "no --known"
-            ),
+            ("known", PeopleFlags.journalPhrase(known: known, tolerance: knownTolerance)),
             ("shard", shard.map { "--shard \($0)" } ?? "no --shard"),
             ("paths", "the paths " + paths.joined(separator: ", ")),
         ]
