@@ -7,28 +7,39 @@ import Foundation
 /// mean absolute difference from the previous frame's, on a 0-255 scale, is the frame's change.
 /// A cut is a change above ``minimumChange`` that is also ``minimumJump`` above the previous
 /// frame's change, as ffmpeg's `scdet` filter scores it: a pan or a flash changes many frames in
-/// a row, a cut one. On the development clips (docs/accuracy.md, "Tracks across cuts") the 7
-/// cuts change 27-44 levels and jump 23-44; motion changes at most 23 (the OTB Girl clip: a
-/// hand-held camera on a face that fills the picture) and jumps at most 15.
-struct SceneCutDetector: Sendable {
-    static let minimumChange = 24.0
-    static let minimumJump = 20.0
+/// a row, a cut one. On the development clips (docs/accuracy.md, "Tracks across cuts";
+/// `facekit-evaluate cuts`) the 7 cuts change 27-45 levels and jump 23-44; motion changes up to
+/// 24 (the OTB Girl clip: a hand-held camera on a face that fills the picture) but jumps at most
+/// 15.
+@_spi(Evaluation) public struct SceneCutDetector: Sendable {
+    public static let minimumChange = 24.0
+    public static let minimumJump = 20.0
     static let thumbnailWidth = 64
     static let thumbnailHeight = 36
 
     private var previous: [Double]?
     private var previousChange = 0.0
 
+    public init() {}
+
     /// Whether `image` starts a new shot; the first frame does not.
-    mutating func isCut(_ image: FaceImage) throws(FaceKitError) -> Bool {
+    public mutating func isCut(_ image: FaceImage) throws(FaceKitError) -> Bool {
+        let measured = try measure(image)
+        return measured.change > Self.minimumChange && measured.jump > Self.minimumJump
+    }
+
+    /// How much `image` changed from the previous frame (mean absolute difference of the
+    /// thumbnails, grey levels) and by how much more than the previous frame did; both 0 for the
+    /// first frame. For measuring the thresholds (`facekit-evaluate cuts`).
+    public mutating func measure(_ image: FaceImage) throws(FaceKitError) -> (change: Double, jump: Double) {
         let thumbnail = try Self.thumbnail(of: image)
         defer { previous = thumbnail }
-        guard let previous else { return false }
+        guard let previous else { return (0, 0) }
         var sum = 0.0
         for index in thumbnail.indices { sum += abs(thumbnail[index] - previous[index]) }
         let change = sum / Double(thumbnail.count)
         defer { previousChange = change }
-        return change > Self.minimumChange && change - previousChange > Self.minimumJump
+        return (change, change - previousChange)
     }
 
     /// The frame's grey thumbnail, row by row.
