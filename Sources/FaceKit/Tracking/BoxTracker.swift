@@ -66,17 +66,28 @@ public struct BoxTracker: Sendable {
     public mutating func update<E: Error>(
         boxes: [CGRect], timestampMs: Double, descriptor: (Int) throws(E) -> [Float]?
     ) throws(E) -> [Int] {
+        try update(boxes: boxes, timestampMs: timestampMs) { (index) throws(E) -> PendingDescriptor? in
+            try descriptor(index).map(PendingDescriptor.init(values:))
+        }
+    }
+
+    /// ``update(boxes:timestampMs:descriptor:)`` with descriptors that may still be computing
+    /// (``DescriptorWorker``): `describe(i)` starts the descriptor of `boxes[i]`, and the tracker
+    /// waits for it only when a decision needs it now.
+    mutating func update<E: Error>(
+        boxes: [CGRect], timestampMs: Double, describe: (Int) throws(E) -> PendingDescriptor?
+    ) throws(E) -> [Int] {
         // Descriptors first (they may throw), so that a failure leaves the tracker as it was.
-        var cache = [Int: [Float]?]()
-        func lookUp(_ index: Int) throws(E) -> [Float]? {
+        var cache = [Int: PendingDescriptor?]()
+        func lookUp(_ index: Int) throws(E) -> PendingDescriptor? {
             if let known = cache[index] { return known }
-            let value = try descriptor(index)
+            let value = try describe(index)
             cache[index] = value
             return value
         }
         let plan = matchByOverlap(boxes: boxes, timestampMs: timestampMs)
-        var refreshes: [(row: Int, descriptor: [Float])] = []
-        var strangers: [(column: Int, descriptor: [Float])] = []
+        var refreshes: [(row: Int, descriptor: PendingDescriptor)] = []
+        var strangers: [(column: Int, descriptor: PendingDescriptor)] = []
         for (row, column) in plan where isUnambiguous(row: row, column: column, boxes: boxes, at: timestampMs)
             && tracks[row].needsDescriptor(refreshFrames: configuration.descriptorRefreshFrames)
         {
@@ -140,8 +151,8 @@ public struct BoxTracker: Sendable {
     }
 
     private mutating func apply(
-        plan: [(row: Int, column: Int)], refreshes: [(row: Int, descriptor: [Float])],
-        strangers: [(column: Int, descriptor: [Float])], boxes: [CGRect], timestampMs: Double
+        plan: [(row: Int, column: Int)], refreshes: [(row: Int, descriptor: PendingDescriptor)],
+        strangers: [(column: Int, descriptor: PendingDescriptor)], boxes: [CGRect], timestampMs: Double
     ) -> [Int] {
         var ids = [Int?](repeating: nil, count: boxes.count)
         for (row, column) in plan {
@@ -206,7 +217,7 @@ public struct BoxTracker: Sendable {
     /// their descriptors are known and do not say they are different people, it takes that ID
     /// wherever it is: a face that turned away and back, with nothing else it could be.
     private mutating func reacquire(
-        _ ids: inout [Int?], boxes: [CGRect], strangers: [(column: Int, descriptor: [Float])], timestampMs: Double
+        _ ids: inout [Int?], boxes: [CGRect], strangers: [(column: Int, descriptor: PendingDescriptor)], timestampMs: Double
     ) {
         let claimed = Set(ids.compactMap { $0 })
         let waiting = tracks.indices.filter { !claimed.contains(tracks[$0].id) }

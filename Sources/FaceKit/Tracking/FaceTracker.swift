@@ -30,7 +30,8 @@ import Foundation
 /// descriptor (dlib_face_recognition_resnet_model_v1.dat) of faces that overlap no track with
 /// the faces lost recently (``BoxTracker``). By default it is on when that model is found and
 /// off otherwise (``isReidentifying`` tells which, ``reidentificationUnavailableReason`` why); each
-/// descriptor costs a ResNet pass. A re-identifying tracker sets the process's BLAS to one thread
+/// descriptor costs a ResNet pass, run on a thread of its own (``DescriptorWorker``) and waited
+/// for only when a decision needs it. A re-identifying tracker sets the process's BLAS to one thread
 /// (``BLASThreads``): after each product OpenBLAS's idle threads spin for a while, and on a small
 /// machine they take the cores that decoding, the detector and optical flow run on (on the
 /// Hamilton clip, 2 cores: 5-30% more frames per second; docs/benchmarks.md).
@@ -69,7 +70,7 @@ public final class FaceTracker {
     public var options: FaceDetectorOptions { detector.options }
     public var configuration: TrackerConfiguration { tracker.configuration }
     /// Whether this tracker re-identifies faces by appearance.
-    public var isReidentifying: Bool { descriptorNetwork != nil }
+    public var isReidentifying: Bool { descriptorWorker != nil }
     /// Why re-identification is off although it was asked for (``Reidentification/automatic``
     /// and the descriptor model was not found); `nil` when it is on or was turned off.
     public let reidentificationUnavailableReason: String?
@@ -79,7 +80,8 @@ public final class FaceTracker {
     public let isSmoothing: Bool
 
     private let detector: FaceDetector
-    private let descriptorNetwork: NativeFaceDescriptor?
+    /// dlib's ResNet on a thread of its own, when re-identifying.
+    private let descriptorWorker: DescriptorWorker?
     private let pointTracker: NativePointTracker
     private var tracker: BoxTracker
     /// Faces seen in the last analysed frame, by tracking ID: what the next frame carries.
@@ -91,8 +93,16 @@ public final class FaceTracker {
     private var smoothers: [Int: FaceSmoother] = [:]
     private var eyeClassifiers: [Int: VideoEyeClassifier] = [:]
     private var cuts = SceneCutDetector()
-    /// Every track of this video, with its descriptors: for ``joinedTrackIDs()``.
-    public private(set) var joining = TrackJoining()
+    /// Every track of this video, with its descriptors: for ``joinedTrackIDs()``. Reading it
+    /// waits for the descriptors still computing.
+    public var joining: TrackJoining {
+        recordDescriptors(waiting: true)
+        return spans
+    }
+    private var spans = TrackJoining()
+    /// Descriptors not yet in ``spans``, in the order they were taken (which fixes the order of
+    /// each track's descriptors there).
+    private var unrecordedDescriptors: [(id: Int, timestampMs: Double, descriptor: PendingDescriptor)] = []
 
     /// Validates `options` (tracking on, no contours), then loads the detector's models and, as
     /// `reidentification` says, the face descriptor model.
@@ -128,9 +138,9 @@ public final class FaceTracker {
         self.detector = detector
         self.detectionInterval = detectionInterval
         isSmoothing = smoothing
+        var descriptorNetwork: NativeFaceDescriptor?
         switch reidentification {
         case .off:
-            descriptorNetwork = nil
             reidentificationUnavailableReason = nil
         case .required:
             descriptorNetwork = try NativeFaceDescriptor(modelPath: models.path(for: .faceDescriptor))
@@ -144,11 +154,11 @@ public final class FaceTracker {
                 descriptorNetwork = try NativeFaceDescriptor(modelPath: path)
                 reidentificationUnavailableReason = nil
             case .failure(let error):
-                descriptorNetwork = nil
                 reidentificationUnavailableReason = error.description
             }
         }
-        if descriptorNetwork != nil { BLASThreads.set(1) }
+        descriptorWorker = descriptorNetwork.map(DescriptorWorker.init(network:))
+        if descriptorWorker != nil { BLASThreads.set(1) }
         tracker = BoxTracker(configuration: configuration)
         pointTracker = try NativePointTracker()
     }
@@ -156,6 +166,7 @@ public final class FaceTracker {
     /// The faces in `image`, shown at `timestampMs`, ordered as ``FaceDetector/process(_:)``
     /// orders them, each with its tracking ID.
     public func process(_ image: FaceImage, timestampMs: Double) throws(FaceKitError) -> [Face] {
+        if let error = descriptorWorker?.takeError() { throw error }
         try pointTracker.push(image)
         if try cuts.isCut(image) {
             // A new shot: nothing is carried over by position or flow, only by appearance.
@@ -186,7 +197,13 @@ public final class FaceTracker {
         var result = try faces.map { id, state throws(FaceKitError) in
             try face(id: id, state: state, image: image, timestampMs: timestampMs)
         }
-        for face in result { joining.record(id: face.trackingID!, timestampMs: timestampMs, descriptor: face.descriptor) }
+        for face in result {
+            spans.record(id: face.trackingID!, timestampMs: timestampMs)
+            if let descriptor = face.descriptor {
+                unrecordedDescriptors.append((face.trackingID!, timestampMs, PendingDescriptor(values: descriptor.values)))
+            }
+        }
+        recordDescriptors(waiting: false)
         result.sort { ($0.frame.minX, $0.frame.minY) < ($1.frame.minX, $1.frame.minY) }
         // A face unseen for a whole window has no usable eye history left.
         eyeClassifiers = eyeClassifiers.filter { $0.value.lastTimestampMs >= timestampMs - EyeOpenLevel.window }
@@ -198,6 +215,18 @@ public final class FaceTracker {
     /// takes. Empty without re-identification. Call at the end of a video, before ``reset()``.
     public func joinedTrackIDs() -> [Int: Int] { isReidentifying ? joining.joinedIDs() : [:] }
 
+    /// Moves the descriptors that are ready (all of them, waiting, when `waiting`) into
+    /// ``spans``, oldest first.
+    private func recordDescriptors(waiting: Bool) {
+        var recorded = 0
+        for (id, timestampMs, descriptor) in unrecordedDescriptors {
+            guard waiting || descriptor.isReady else { break }
+            spans.record(id: id, timestampMs: timestampMs, descriptor: descriptor.values.map(FaceDescriptor.init(values:)))
+            recorded += 1
+        }
+        unrecordedDescriptors.removeFirst(recorded)
+    }
+
     /// Forgets every face seen so far, for a new video, whose IDs start again from 0: a video's
     /// IDs then do not depend on the videos tracked before it (`facekit track --shard`).
     public func reset() {
@@ -206,7 +235,10 @@ public final class FaceTracker {
         smoothers.removeAll()
         eyeClassifiers.removeAll()
         cuts = SceneCutDetector()
-        joining.reset()
+        descriptorWorker?.waitForAll()
+        _ = descriptorWorker?.takeError()
+        unrecordedDescriptors.removeAll()
+        spans.reset()
         framesSinceDetection = Int.max / 2
         framesSinceLoss = Int.max / 2
     }
@@ -268,17 +300,19 @@ public final class FaceTracker {
         }
         let boxes = states.map(\.frame)
         let ids: [Int]
-        var described: [Int: [Float]] = [:]
-        if let descriptorNetwork {
-            ids = try tracker.update(boxes: boxes, timestampMs: timestampMs) { (index) throws(FaceKitError) -> [Float]? in
-                let values = try descriptorNetwork.descriptor(in: image, shape: states[index].shape)
-                described[index] = values
-                return values
+        var described: [Int: PendingDescriptor] = [:]
+        if let descriptorWorker {
+            ids = tracker.update(boxes: boxes, timestampMs: timestampMs) { (index) -> PendingDescriptor? in
+                let pending = descriptorWorker.describe(states[index].shape, in: image)
+                described[index] = pending
+                return pending
             }
         } else {
             ids = tracker.update(boxes: boxes, timestampMs: timestampMs)
         }
-        for (index, values) in described { joining.record(id: ids[index], timestampMs: timestampMs, descriptor: FaceDescriptor(values: values)) }
+        for (index, pending) in described.sorted(by: { $0.key < $1.key }) {
+            unrecordedDescriptors.append((ids[index], timestampMs, pending))
+        }
         // New, or re-identified after a jump: its smoothing starts afresh.
         for (index, id) in ids.enumerated() where !continuing[index] { smoothers[id] = nil }
         return Array(zip(ids, states)).map { (id: $0.0, state: $0.1) }

@@ -16,8 +16,8 @@ struct Track: Sendable, Equatable {
     /// Analysed frames in which the face was matched.
     private(set) var framesSeen = 1
     /// Face descriptors taken from this track's detections, oldest first (empty without
-    /// re-identification).
-    private(set) var descriptors: [[Float]] = []
+    /// re-identification); some may still be computing (``DescriptorWorker``).
+    private(set) var descriptors: [PendingDescriptor] = []
     /// Frames matched to a detection since the newest descriptor was added.
     private(set) var framesSinceDescriptor = 0
     /// Whether the shot this track was seen in has ended (a cut): it can come back by its
@@ -106,16 +106,17 @@ struct Track: Sendable, Equatable {
     }
 
     /// Adds a descriptor, keeping at most `limit` (the oldest go first).
-    mutating func addDescriptor(_ descriptor: [Float], limit: Int) {
+    mutating func addDescriptor(_ descriptor: PendingDescriptor, limit: Int) {
         descriptors.append(descriptor)
         if descriptors.count > max(1, limit) { descriptors.removeFirst(descriptors.count - max(1, limit)) }
         framesSinceDescriptor = 0
     }
 
     /// The smallest Euclidean distance between `descriptor` and this track's descriptors;
-    /// `nil` when it has none.
-    func distance(to descriptor: [Float]) -> Double? {
-        descriptors.map { FaceDescriptorDistance.euclidean($0, descriptor) }.min()
+    /// `nil` when it has none. Waits for descriptors still computing.
+    func distance(to descriptor: PendingDescriptor) -> Double? {
+        guard let values = descriptor.values else { return nil }
+        return descriptors.compactMap(\.values).map { FaceDescriptorDistance.euclidean($0, values) }.min()
     }
 }
 

@@ -111,7 +111,7 @@ struct KnownPeople {
         for entry in entries.sorted() where !entry.hasPrefix(".") {
             let path = (directory as NSString).appendingPathComponent(entry)
             var entryIsFolder: ObjCBool = false
-            files.fileExists(atPath: path, isDirectory: &entryIsFolder)
+            _ = files.fileExists(atPath: path, isDirectory: &entryIsFolder)
             if entryIsFolder.boolValue {
                 let images = ((try? files.contentsOfDirectory(atPath: path)) ?? []).sorted()
                     .filter { !$0.hasPrefix(".") && ImageFileWalker.isImageFileName($0) }

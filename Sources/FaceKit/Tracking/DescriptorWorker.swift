@@ -1,0 +1,105 @@
+import Dispatch
+import Foundation
+
+/// Computes a tracker's face descriptors on a thread of its own, so that a frame's ResNet pass
+/// (12-16 ms a face) overlaps the next frames' flow and 68-point model instead of adding to them.
+///
+/// ``describe(_:in:)`` returns at once with a ``PendingDescriptor``; reading its values waits for
+/// the pass. ``BoxTracker`` reads a descriptor only when a decision needs it (a face that overlaps
+/// no track, while some track is missing); a descriptor that only joins a track's gallery is read
+/// frames later, if ever. So working in the background changes when the work is done, not what
+/// the tracker decides: the IDs are the same as with descriptors computed in line.
+///
+/// The passes run one at a time, in order, on one serial queue (dlib's network keeps its
+/// activations, so it is not shared between threads), and at most ``maximumWaiting`` are queued:
+/// past that, ``describe(_:in:)`` waits, so that frames do not pile up in memory.
+///
+/// ```swift
+/// let worker = DescriptorWorker(network: try NativeFaceDescriptor(modelPath: path))
+/// let pending = worker.describe(shape, in: frame)   // returns at once
+/// ...                                               // the next frames
+/// pending.values?.count                              // 128, waiting if still computing
+/// ```
+final class DescriptorWorker: @unchecked Sendable {
+    /// Passes queued or running at most, before ``describe(_:in:)`` waits.
+    static let maximumWaiting = 8
+
+    private let network: NativeFaceDescriptor
+    private let queue = DispatchQueue(label: "FaceKit.DescriptorWorker")
+    private let slots = DispatchSemaphore(value: DescriptorWorker.maximumWaiting)
+    private let lock = NSLock()
+    private var firstError: FaceKitError?
+
+    init(network: NativeFaceDescriptor) {
+        self.network = network
+    }
+
+    /// Starts the descriptor of the face whose 68 points are `shape` in `image`.
+    func describe(_ shape: FaceShape, in image: FaceImage) -> PendingDescriptor {
+        let pending = PendingDescriptor()
+        slots.wait()
+        queue.async { [self] in
+            defer { slots.signal() }
+            do throws(FaceKitError) {
+                pending.fulfil(try network.descriptor(in: image, shape: shape))
+            } catch {
+                lock.withLock { if firstError == nil { firstError = error } }
+                pending.fulfil(nil)
+            }
+        }
+        return pending
+    }
+
+    /// The first error a pass met since the last call, if any (its descriptor reads `nil`).
+    func takeError() -> FaceKitError? {
+        lock.withLock {
+            defer { firstError = nil }
+            return firstError
+        }
+    }
+
+    /// Waits until every pass started so far has finished.
+    func waitForAll() {
+        queue.sync {}
+    }
+}
+
+/// A face descriptor that may still be computing (``DescriptorWorker``): reading ``values``
+/// waits for it. `nil` values: the pass failed (the worker keeps the error).
+final class PendingDescriptor: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var result: [Float]??
+
+    /// A descriptor computing elsewhere; ``fulfil(_:)`` delivers it.
+    init() {}
+
+    /// A descriptor already known.
+    init(values: [Float]) {
+        result = .some(values)
+    }
+
+    /// Whether ``values`` would return without waiting.
+    var isReady: Bool {
+        condition.withLock { result != nil }
+    }
+
+    /// The descriptor, waiting for its pass to finish; `nil` when the pass failed.
+    var values: [Float]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while result == nil { condition.wait() }
+        return result!
+    }
+
+    func fulfil(_ values: [Float]?) {
+        condition.withLock {
+            result = .some(values)
+            condition.broadcast()
+        }
+    }
+}
+
+extension PendingDescriptor: Equatable {
+    /// The same computation (identity): a track that kept its descriptors is unchanged.
+    static func == (lhs: PendingDescriptor, rhs: PendingDescriptor) -> Bool { lhs === rhs }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import FaceKitTestSupport
+
+@_spi(Training) @testable import FaceKit
+
+@Suite("Descriptors computed in the background")
+struct DescriptorWorkerTests {
+    private static func unit(_ axis: Int) -> [Float] {
+        var values = [Float](repeating: 0, count: 128)
+        values[axis] = 1
+        return values
+    }
+
+    private static func box(_ x: Double) -> CGRect { CGRect(x: x, y: 50, width: 80, height: 80) }
+
+    @Test("the tracker waits for a descriptor only when a decision needs it")
+    func waitsOnlyWhenNeeded() {
+        var tracker = BoxTracker(configuration: TrackerConfiguration(maximumMissedFrames: 2))
+        // A new face with nothing to compare it with: its descriptor only joins the track's
+        // gallery, so the tracker goes on while the descriptor is still computing.
+        let first = PendingDescriptor(), second = PendingDescriptor()
+        // Delivered later from another thread (a tracker that waited would see them only then).
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+            first.fulfil(Self.unit(0))
+            second.fulfil(Self.unit(0))
+        }
+        let firstIDs = tracker.update(boxes: [Self.box(100)], timestampMs: 0) { _ in first }
+        #expect(firstIDs == [0])
+        #expect(!first.isReady, "the tracker waited for a descriptor no decision needed")
+        for frame in 1...4 { _ = tracker.update(boxes: [], timestampMs: Double(frame) * 40) }
+        #expect(tracker.lostTrackIDs == [0], "a track whose descriptor is computing still waits among the lost ones")
+
+        // A face far away while track 0 is lost: who it is needs both descriptors now.
+        let secondIDs = tracker.update(boxes: [Self.box(500)], timestampMs: 400) { _ in second }
+        #expect(first.isReady && second.isReady)
+        #expect(secondIDs == [0], "the same descriptor brings the lost track back")
+    }
+
+    @Test("a worker gives the descriptors computed in line", .needsModels, .needsSharedData)
+    func sameAsInLine() throws {
+        let image = try FaceImage(contentsOfFile: TestData.shared("photos/face_recognition/obama.jpg"))
+        let models = ModelLocator(directory: TestData.models)
+        let faces = try FaceDetector(models: models).analyse(image)
+        try #require(faces.count == 1)
+        let shape = faces[0].shape
+        let path = try models.path(for: .faceDescriptor)
+        let worker = DescriptorWorker(network: try NativeFaceDescriptor(modelPath: path))
+        let pending = (0..<3).map { _ in worker.describe(shape, in: image) }
+        let inLine = try NativeFaceDescriptor(modelPath: path).descriptor(in: image, shape: shape)
+        for descriptor in pending { #expect(descriptor.values == inLine) }
+        #expect(worker.takeError() == nil)
+    }
+}
