@@ -30,9 +30,15 @@ struct fk_point_tracker {
             cv::resize(grey, grey, cv::Size(max_width, std::max(1, int(std::lround(grey.rows / reduction_now)))), 0,
                        0, cv::INTER_AREA);
         }
-        const bool same_size = bgr.size() == frame_size;
-        previous = same_size ? std::move(current) : std::vector<cv::Mat>();
-        current.clear();
+        // The pyramid of two frames ago becomes this frame's storage: buildOpticalFlowPyramid
+        // writes into levels of the right size in place, where fresh ones (about 2 MB a frame
+        // with the derivatives) cost the kernel a page-clearing fault per 4 KB.
+        if (bgr.size() == frame_size) {
+            std::swap(previous, current);
+        } else {
+            previous.clear();
+            current.clear();
+        }
         // With the Scharr derivatives stored: each frame's are computed once here, where
         // calcOpticalFlowPyrLK would otherwise compute both frames' whole levels on every call.
         cv::buildOpticalFlowPyramid(grey, current, window, levels, /*withDerivatives=*/true);
