@@ -67,7 +67,7 @@ public struct BoxTracker: Sendable {
         boxes: [CGRect], timestampMs: Double, descriptor: (Int) throws(E) -> [Float]?
     ) throws(E) -> [Int] {
         try update(boxes: boxes, timestampMs: timestampMs) { (index) throws(E) -> PendingDescriptor? in
-            try descriptor(index).map(PendingDescriptor.init(values:))
+            try descriptor(index).map { PendingDescriptor($0) }
         }
     }
 

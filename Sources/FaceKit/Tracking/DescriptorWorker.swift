@@ -18,7 +18,7 @@ import Foundation
 /// let worker = DescriptorWorker(network: try NativeFaceDescriptor(modelPath: path))
 /// let pending = worker.describe(shape, in: frame)   // returns at once
 /// ...                                               // the next frames
-/// pending.values?.count                              // 128, waiting if still computing
+/// pending.value?.count                               // 128, waiting if still computing
 /// ```
 final class DescriptorWorker: @unchecked Sendable {
     /// Passes queued or running at most, before ``describe(_:in:)`` waits.
@@ -64,42 +64,6 @@ final class DescriptorWorker: @unchecked Sendable {
     }
 }
 
-/// A face descriptor that may still be computing (``DescriptorWorker``): reading ``values``
-/// waits for it. `nil` values: the pass failed (the worker keeps the error).
-final class PendingDescriptor: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var result: [Float]??
-
-    /// A descriptor computing elsewhere; ``fulfil(_:)`` delivers it.
-    init() {}
-
-    /// A descriptor already known.
-    init(values: [Float]) {
-        result = .some(values)
-    }
-
-    /// Whether ``values`` would return without waiting.
-    var isReady: Bool {
-        condition.withLock { result != nil }
-    }
-
-    /// The descriptor, waiting for its pass to finish; `nil` when the pass failed.
-    var values: [Float]? {
-        condition.lock()
-        defer { condition.unlock() }
-        while result == nil { condition.wait() }
-        return result!
-    }
-
-    func fulfil(_ values: [Float]?) {
-        condition.withLock {
-            result = .some(values)
-            condition.broadcast()
-        }
-    }
-}
-
-extension PendingDescriptor: Equatable {
-    /// The same computation (identity): a track that kept its descriptors is unchanged.
-    static func == (lhs: PendingDescriptor, rhs: PendingDescriptor) -> Bool { lhs === rhs }
-}
+/// A face descriptor that may still be computing: `nil` values when its pass failed (the worker
+/// keeps the error).
+typealias PendingDescriptor = Pending<[Float]?>

@@ -200,7 +200,7 @@ public final class FaceTracker {
         for face in result {
             spans.record(id: face.trackingID!, timestampMs: timestampMs)
             if let descriptor = face.descriptor {
-                unrecordedDescriptors.append((face.trackingID!, timestampMs, PendingDescriptor(values: descriptor.values)))
+                unrecordedDescriptors.append((face.trackingID!, timestampMs, PendingDescriptor(descriptor.values)))
             }
         }
         recordDescriptors(waiting: false)
@@ -221,7 +221,7 @@ public final class FaceTracker {
         var recorded = 0
         for (id, timestampMs, descriptor) in unrecordedDescriptors {
             guard waiting || descriptor.isReady else { break }
-            spans.record(id: id, timestampMs: timestampMs, descriptor: descriptor.values.map(FaceDescriptor.init(values:)))
+            spans.record(id: id, timestampMs: timestampMs, descriptor: descriptor.value.map(FaceDescriptor.init(values:)))
             recorded += 1
         }
         unrecordedDescriptors.removeFirst(recorded)

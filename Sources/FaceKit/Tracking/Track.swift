@@ -115,8 +115,8 @@ struct Track: Sendable, Equatable {
     /// The smallest Euclidean distance between `descriptor` and this track's descriptors;
     /// `nil` when it has none. Waits for descriptors still computing.
     func distance(to descriptor: PendingDescriptor) -> Double? {
-        guard let values = descriptor.values else { return nil }
-        return descriptors.compactMap(\.values).map { FaceDescriptorDistance.euclidean($0, values) }.min()
+        guard let values = descriptor.value else { return nil }
+        return descriptors.compactMap(\.value).map { FaceDescriptorDistance.euclidean($0, values) }.min()
     }
 }
 

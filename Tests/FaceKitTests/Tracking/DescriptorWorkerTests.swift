@@ -48,7 +48,7 @@ struct DescriptorWorkerTests {
         let worker = DescriptorWorker(network: try NativeFaceDescriptor(modelPath: path))
         let pending = (0..<3).map { _ in worker.describe(shape, in: image) }
         let inLine = try NativeFaceDescriptor(modelPath: path).descriptor(in: image, shape: shape)
-        for descriptor in pending { #expect(descriptor.values == inLine) }
+        for descriptor in pending { #expect(descriptor.value == inLine) }
         #expect(worker.takeError() == nil)
     }
 }
