@@ -27,7 +27,7 @@ struct NullArgumentTests {
         init(folder: String) {
             self.folder = folder
             fk_canvas_create(image, &canvas, nil)
-            fk_point_tracker_create(15, 3, 960, &tracker, nil)
+            fk_point_tracker_create(15, 3, &tracker, nil)
             fk_detector_create(Int32(FK_DETECTOR_HOG.rawValue), nil, &hog, nil)
             fk_yunet_create(NativeInputs.yunet, &yunet, nil)
             fk_video_open(NativeInputs.video, &video, nil)
@@ -119,9 +119,9 @@ struct NullArgumentTests {
             ("fk_yunet_detect(out NULL)", {
                 fk_yunet_detect(h.yunet, h.image, region, 1, 0, 0.5, 0.3, nil, 4, &count, $0)
             }),
-            ("fk_point_tracker_create(out NULL)", { fk_point_tracker_create(15, 3, 960, nil, $0) }),
-            ("fk_point_tracker_push_frame(tracker NULL)", { fk_point_tracker_push_frame(nil, h.image, $0) }),
-            ("fk_point_tracker_push_frame(frame NULL)", { fk_point_tracker_push_frame(h.tracker, nil, $0) }),
+            ("fk_point_tracker_create(out NULL)", { fk_point_tracker_create(15, 3, nil, $0) }),
+            ("fk_point_tracker_push_frame(tracker NULL)", { fk_point_tracker_push_frame(nil, h.image, 1, $0) }),
+            ("fk_point_tracker_push_frame(frame NULL)", { fk_point_tracker_push_frame(h.tracker, nil, 1, $0) }),
             ("fk_point_tracker_follow(tracker NULL)", { fk_point_tracker_follow(nil, points, 1, &points, &errors, $0) }),
             ("fk_point_tracker_follow(points NULL)", { fk_point_tracker_follow(h.tracker, nil, 1, &points, &errors, $0) }),
             ("fk_shape_predictor_create(path NULL)", { fk_shape_predictor_create(nil, &out, $0) }),

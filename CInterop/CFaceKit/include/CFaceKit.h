@@ -232,25 +232,26 @@ int32_t fk_yunet_detect(fk_yunet *yunet, const fk_image *image, fk_rect region, 
  * left the picture does not.
  *
  * An fk_point_tracker keeps the grey image pyramid of the last frame given, so each frame is
- * converted and pyramided once. Frames wider than max_width are followed at a reduced size (the
- * points are scaled in and out), which bounds the cost for large video.
+ * converted and pyramided once. A frame may be followed reduced (the points are scaled in and
+ * out): the caller chooses by how much, from the size of the smallest face it follows.
  *
  * Thread safety: an fk_point_tracker may not be shared between threads; use one per video.
  */
 typedef struct fk_point_tracker fk_point_tracker;
 
 /* window: the side of the square search window in pixels (odd, 5 ... 63); levels: pyramid levels
- * above the frame itself (0 ... 6); max_width: frames wider than this are followed reduced
- * (>= 64). */
-int32_t fk_point_tracker_create(int32_t window, int32_t levels, int32_t max_width,
-                                fk_point_tracker **out, fk_error *error);
+ * above the frame itself (0 ... 6). */
+int32_t fk_point_tracker_create(int32_t window, int32_t levels, fk_point_tracker **out,
+                                fk_error *error);
 
 void fk_point_tracker_free(fk_point_tracker *tracker);
 
-/* Makes frame the tracker's current frame; the current one becomes the previous one. Frames of
- * a different size than the previous one are accepted (the tracker then has no previous frame). */
+/* Makes frame the tracker's current frame; the current one becomes the previous one. The frame
+ * is followed reduced by `reduction` (1 ... 64: 1 is full size, 2 half the width and height;
+ * powers of two are the fastest). Frames of a different size or reduction than the previous
+ * one are accepted (the tracker then has no previous frame). */
 int32_t fk_point_tracker_push_frame(fk_point_tracker *tracker, const fk_image *frame,
-                                    fk_error *error);
+                                    int32_t reduction, fk_error *error);
 
 /* Follows count points (pixels of the previous frame, finite) into the current frame: out[i]
  * receives the new position and fb_error[i] the forward-backward error in pixels of the frame,

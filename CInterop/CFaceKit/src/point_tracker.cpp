@@ -15,25 +15,25 @@
 struct fk_point_tracker {
     cv::Size window;
     int levels;
-    int max_width;
-    /// Frame pixels per tracked pixel: 1, or more for frames reduced to max_width.
+    /// Frame pixels per tracked pixel, as the width's reduction came out.
     double reduction = 1;
     cv::Size frame_size;
+    int frame_reduction = 0;  // as asked, for the previous frame
     std::vector<cv::Mat> previous, current;  // grey pyramids (empty: no frame yet)
 
-    void push(const cv::Mat &bgr) {
+    void push(const cv::Mat &bgr, int asked_reduction) {
         cv::Mat grey;
         cv::cvtColor(bgr, grey, cv::COLOR_BGR2GRAY);
         double reduction_now = 1;
-        if (grey.cols > max_width) {
-            reduction_now = double(grey.cols) / max_width;
-            cv::resize(grey, grey, cv::Size(max_width, std::max(1, int(std::lround(grey.rows / reduction_now)))), 0,
-                       0, cv::INTER_AREA);
+        if (asked_reduction > 1) {
+            const int width = std::max(1, grey.cols / asked_reduction);
+            reduction_now = double(grey.cols) / width;
+            cv::resize(grey, grey, cv::Size(width, std::max(1, grey.rows / asked_reduction)), 0, 0, cv::INTER_AREA);
         }
         // The pyramid of two frames ago becomes this frame's storage: buildOpticalFlowPyramid
         // writes into levels of the right size in place, where fresh ones (about 2 MB a frame
         // with the derivatives) cost the kernel a page-clearing fault per 4 KB.
-        if (bgr.size() == frame_size) {
+        if (bgr.size() == frame_size && asked_reduction == frame_reduction) {
             std::swap(previous, current);
         } else {
             previous.clear();
@@ -43,22 +43,21 @@ struct fk_point_tracker {
         // calcOpticalFlowPyrLK would otherwise compute both frames' whole levels on every call.
         cv::buildOpticalFlowPyramid(grey, current, window, levels, /*withDerivatives=*/true);
         frame_size = bgr.size();
+        frame_reduction = asked_reduction;
         reduction = reduction_now;
     }
 };
 
-extern "C" int32_t fk_point_tracker_create(int32_t window, int32_t levels, int32_t max_width,
-                                           fk_point_tracker **out, fk_error *error) {
+extern "C" int32_t fk_point_tracker_create(int32_t window, int32_t levels, fk_point_tracker **out,
+                                           fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(out != nullptr, "out must not be NULL");
         fk::require(window >= 5 && window <= 63 && window % 2 == 1, "window must be odd, 5 ... 63");
         fk::require(levels >= 0 && levels <= 6, "levels must be 0 ... 6");
-        fk::require(max_width >= 64, "max_width must be at least 64");
         fk::silence_native_logging();
         auto tracker = std::make_unique<fk_point_tracker>();
         tracker->window = cv::Size(window, window);
         tracker->levels = levels;
-        tracker->max_width = max_width;
         *out = tracker.release();
     });
 }
@@ -66,10 +65,11 @@ extern "C" int32_t fk_point_tracker_create(int32_t window, int32_t levels, int32
 extern "C" void fk_point_tracker_free(fk_point_tracker *tracker) { delete tracker; }
 
 extern "C" int32_t fk_point_tracker_push_frame(fk_point_tracker *tracker, const fk_image *frame,
-                                               fk_error *error) {
+                                               int32_t reduction, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(tracker != nullptr && frame != nullptr, "NULL argument");
-        tracker->push(frame->bgr);
+        fk::require(reduction >= 1 && reduction <= 64, "reduction must be 1 ... 64");
+        tracker->push(frame->bgr, reduction);
     });
 }
 

@@ -15,12 +15,12 @@ final class NativePointTracker {
     private let pointer: OpaquePointer
 
     /// Runs `fk_point_tracker_create`. The defaults suit faces in ordinary video: a 15 px window
-    /// on pyramid levels 0-2 follows motion of up to about 30 px between frames, and frames wider
-    /// than 960 px are followed reduced, which keeps the cost of 4K video near that of 1080p.
-    init(window: Int = 15, levels: Int = 2, maximumWidth: Int = 960) throws(FaceKitError) {
+    /// on pyramid levels 0-2 follows motion of up to about 30 px (of the followed image) between
+    /// frames.
+    init(window: Int = 15, levels: Int = 2) throws(FaceKitError) {
         var created: OpaquePointer?
         try callNative(subject: "point tracker") {
-            fk_point_tracker_create(Int32(window), Int32(levels), Int32(maximumWidth), &created, $0)
+            fk_point_tracker_create(Int32(window), Int32(levels), &created, $0)
         }
         pointer = created!
     }
@@ -28,9 +28,11 @@ final class NativePointTracker {
     deinit { fk_point_tracker_free(pointer) }
 
     /// Runs `fk_point_tracker_push_frame`: `frame` becomes the current frame, the current one
-    /// the previous.
-    func push(_ frame: FaceImage) throws(FaceKitError) {
-        try callNative(subject: "point tracking") { fk_point_tracker_push_frame(pointer, frame.handle.pointer, $0) }
+    /// the previous; it is followed reduced `reduction` times (1: full size).
+    func push(_ frame: FaceImage, reduction: Int = 1) throws(FaceKitError) {
+        try callNative(subject: "point tracking") {
+            fk_point_tracker_push_frame(pointer, frame.handle.pointer, Int32(reduction), $0)
+        }
     }
 
     /// Runs `fk_point_tracker_follow`: `points` of the previous frame, followed into the current.

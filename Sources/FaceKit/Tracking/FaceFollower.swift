@@ -47,6 +47,32 @@ enum FaceFollower {
     /// the outer-eye-corner distance: beyond it the model found another structure.
     static let maximumShapeDisagreement = 0.15
 
+    /// Smallest width, in pixels of the image the flow follows, of the smallest face the options
+    /// ask for: YuNet's own smallest face (``SearchPlan``), well above the flow's 15 px window.
+    static let smallestFollowedFace = 24.0
+    /// Frames wider than this are always followed reduced, which bounds the cost of 4K video.
+    static let maximumFollowedWidth = 960
+    /// Frames are not reduced below this width, which leaves the flow's pyramid its levels.
+    static let minimumFollowedWidth = 160
+
+    /// By how much a frame `frameWidth` pixels wide is reduced before optical flow: the largest
+    /// power of two that keeps the smallest face `minFaceSize` asks for at least
+    /// ``smallestFollowedFace`` wide and the frame at least ``minimumFollowedWidth``, and at
+    /// least what brings the frame within ``maximumFollowedWidth``. At the default minFaceSize, 640 px video is followed at half
+    /// size: the same tracking scores, the same blink readings, a quarter of the flow's cost
+    /// (docs/accuracy.md, "Tracking").
+    static func reduction(frameWidth: Int, minFaceSize: Double) -> Int {
+        let smallestFace = minFaceSize * Double(frameWidth) * SearchPlan.boxWidthPerHeadWidth
+        var reduction = 1
+        while reduction < 64, smallestFace / Double(reduction * 2) >= smallestFollowedFace,
+            frameWidth / (reduction * 2) >= minimumFollowedWidth
+        {
+            reduction *= 2
+        }
+        while reduction < 64, frameWidth / reduction > maximumFollowedWidth { reduction *= 2 }
+        return reduction
+    }
+
     /// Where the flow took a face: its boxes, moved and scaled as its points moved, and the
     /// points that were followed (indices into the 68, with their new positions).
     struct Motion {
