@@ -64,7 +64,8 @@ public final class FaceTracker {
     }
 
     /// The detector runs every this many analysed frames by default; faces are carried by
-    /// optical flow in between (chosen in docs/benchmarks.md, "Detecting every N frames").
+    /// optical flow in between: every 8th or 10th frame was 10-15% faster but matched fewer
+    /// faces on the tracking clips (docs/benchmarks.md, "Video").
     public static let defaultDetectionInterval = 5
 
     public var options: FaceDetectorOptions { detector.options }
