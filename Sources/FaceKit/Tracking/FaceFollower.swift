@@ -34,7 +34,8 @@ enum FaceFollower {
     /// The points followed: every other point of the brows, nose, eyes and mouth (17, 19, ...
     /// 67; 26 of them). The jaw line is left out: it lies on the face's edge, where the
     /// background shows through the flow's window. Following all 51 scored the same on the
-    /// tracking clips and for blinks, at twice the flow's cost (docs/accuracy.md, "Tracking").
+    /// tracking clips and for blinks, at twice the flow's cost (docs/accuracy.md, "Smoothing and
+    /// jitter").
     static let followedIndices = Array(stride(from: 17, to: FaceShape.pointCount, by: 2))
     /// Smallest share of the followed points that must come back.
     static let minimumFollowedShare = 0.5
@@ -58,9 +59,9 @@ enum FaceFollower {
     /// By how much a frame `frameWidth` pixels wide is reduced before optical flow: the largest
     /// power of two that keeps the smallest face `minFaceSize` asks for at least
     /// ``smallestFollowedFace`` wide and the frame at least ``minimumFollowedWidth``, and at
-    /// least what brings the frame within ``maximumFollowedWidth``. At the default minFaceSize, 640 px video is followed at half
-    /// size: the same tracking scores, the same blink readings, a quarter of the flow's cost
-    /// (docs/accuracy.md, "Tracking").
+    /// least what brings the frame within ``maximumFollowedWidth``. At the default minFaceSize,
+    /// 640 px video is followed at half size: the same tracking scores, eye readings within 0.005
+    /// of AUC, a quarter of the flow's pixels (docs/accuracy.md, "Smoothing and jitter").
     static func reduction(frameWidth: Int, minFaceSize: Double) -> Int {
         let smallestFace = minFaceSize * Double(frameWidth) * SearchPlan.boxWidthPerHeadWidth
         var reduction = 1

@@ -31,10 +31,10 @@ import Foundation
 /// the faces lost recently (``BoxTracker``). By default it is on when that model is found and
 /// off otherwise (``isReidentifying`` tells which, ``reidentificationUnavailableReason`` why); each
 /// descriptor costs a ResNet pass, run on a thread of its own (``DescriptorWorker``) and waited
-/// for only when a decision needs it. A re-identifying tracker sets the process's BLAS to one thread
-/// (``BLASThreads``): after each product OpenBLAS's idle threads spin for a while, and on a small
-/// machine they take the cores that decoding, the detector and optical flow run on (on the
-/// Hamilton clip, 2 cores: 5-30% more frames per second; docs/benchmarks.md).
+/// for only when a decision needs it. A re-identifying tracker sets the process's BLAS to one
+/// thread (``BLASThreads``): after each product OpenBLAS's idle threads spin for a while, and on
+/// a small machine they take the cores that decoding, the detector and optical flow run on (on
+/// the Hamilton clip, 2 cores: 5-30% more frames per second; docs/benchmarks.md).
 ///
 /// With classification on, eye-open probabilities are judged against each tracked face's own
 /// recent openness (``VideoEyeClassifier``), so one person's blink reads as closed even when
@@ -168,7 +168,8 @@ public final class FaceTracker {
     /// orders them, each with its tracking ID.
     public func process(_ image: FaceImage, timestampMs: Double) throws(FaceKitError) -> [Face] {
         if let error = descriptorWorker?.takeError() { throw error }
-        try pointTracker.push(image, reduction: FaceFollower.reduction(frameWidth: image.width, minFaceSize: options.minFaceSize))
+        let reduction = FaceFollower.reduction(frameWidth: image.width, minFaceSize: options.minFaceSize)
+        try pointTracker.push(image, reduction: reduction)
         if try cuts.isCut(image) {
             // A new shot: nothing is carried over by position or flow, only by appearance.
             tracker.endShot()
@@ -222,7 +223,8 @@ public final class FaceTracker {
         var recorded = 0
         for (id, timestampMs, descriptor) in unrecordedDescriptors {
             guard waiting || descriptor.isReady else { break }
-            spans.record(id: id, timestampMs: timestampMs, descriptor: descriptor.value.map(FaceDescriptor.init(values:)))
+            let values = descriptor.value
+            spans.record(id: id, timestampMs: timestampMs, descriptor: values.map(FaceDescriptor.init(values:)))
             recorded += 1
         }
         unrecordedDescriptors.removeFirst(recorded)
