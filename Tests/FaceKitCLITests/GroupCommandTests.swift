@@ -52,6 +52,37 @@ struct GroupCommandTests {
         }
     }
 
+    @Test("track's JSON Lines give one face per track, with its span: the tables of the clip itself", .needsModels)
+    func trackLines() throws {
+        try TestSupport.withTemporaryFolder { root in
+            let clip = TestData.repository.appendingPathComponent("TestVideos/crossing.mp4").path
+            let lines = root + "/tracks.jsonl"
+            let tracked = TrackCommandTests.track(["--descriptors", "--format", "jsonl", "--output", lines, clip])
+            #expect(tracked.status == 0, "\(tracked.stderr)")
+            let lineCount = try String(contentsOfFile: lines, encoding: .utf8).split(separator: "\n").count
+            let fromLines = Self.group(["--output", root + "/lines", lines])
+            #expect(fromLines.status == 0, "\(fromLines.stderr)")
+            let faces = try Self.table(root + "/lines/faces.csv")
+            // About 230 lines (two faces in most of 125 frames) make one face per track.
+            #expect(lineCount > 100 && faces.count >= 2 && faces.count <= 4, "\(lineCount) lines, \(faces.count) faces")
+            #expect(Set(faces.map { $0["tracking_id"]! }).count == faces.count)
+            for row in faces {
+                let (first, frame, last) = (Int(row["first_frame"]!)!, Int(row["frame"]!)!, Int(row["last_frame"]!)!)
+                #expect(first <= frame && frame <= last && last < 125, "\(row)")
+                #expect(!row["person_id"]!.isEmpty, "each track has a descriptor: \(row)")
+            }
+            // The same best shots, spans and people as when the clip itself is grouped (the twins,
+            // on screen together, stay two people).
+            let direct = Self.group(["--output", root + "/direct", clip])
+            #expect(direct.status == 0, "\(direct.stderr)")
+            for file in ["faces.csv", "people.csv"] {
+                #expect(
+                    try String(contentsOfFile: root + "/direct/" + file, encoding: .utf8)
+                        == String(contentsOfFile: root + "/lines/" + file, encoding: .utf8), "\(file)")
+            }
+        }
+    }
+
     /// Who each face of photos/identities is: the folder in train/; in test/, the file's
     /// people left to right (nil: someone unnamed).
     static func identity(_ source: String, x: Double, among xs: [Double]) -> String? {

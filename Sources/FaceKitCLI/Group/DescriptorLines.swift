@@ -11,6 +11,11 @@ import Foundation
 /// written without a person). A file whose first face has no `descriptor` key was analysed
 /// without `--descriptors` and is refused whole; a line that is not such an object (a line cut
 /// by an interrupted run) is reported with its number and skipped.
+///
+/// The lines of `facekit track --descriptors --format jsonl`, one per face per frame, become one
+/// face per track, as a video given to `facekit group` does (``VideoTrackFaces``): the track's
+/// best-quality line, its first and last frame, and the mean descriptor of its
+/// ``VideoTrackFaces/shotsPerTrack`` best-quality described lines (``oneFacePerTrack(_:)``).
 enum DescriptorLines {
     /// The result of one file: its faces, and a message for each line skipped.
     struct Contents {
@@ -35,7 +40,46 @@ enum DescriptorLines {
                 contents.skippedLines.append("\(shown): line \(number) skipped: \(error.description)")
             }
         }
+        contents.faces = oneFacePerTrack(contents.faces)
         return contents
+    }
+
+    /// `faces` with each track's lines (a video's faces with one tracking ID) made one face, in
+    /// the place of the track's first line; faces without a tracking ID are kept as they are.
+    static func oneFacePerTrack(_ faces: [GroupedFace]) -> [GroupedFace] {
+        struct Track: Hashable {
+            var source: String
+            var id: Int
+        }
+        func track(of face: GroupedFace) -> Track? {
+            guard face.isVideo, let id = face.record.face.trackingID else { return nil }
+            return Track(source: face.record.source, id: id)
+        }
+        var lines: [Track: [GroupedFace]] = [:]
+        for face in faces {
+            if let key = track(of: face) { lines[key, default: []].append(face) }
+        }
+        var result: [GroupedFace] = []
+        var done = Set<Track>()
+        for face in faces {
+            guard let key = track(of: face) else {
+                result.append(face)
+                continue
+            }
+            guard done.insert(key).inserted else { continue }
+            let byQuality = lines[key]!.sorted { $0.record.face.quality > $1.record.face.quality }
+            var best = byQuality[0]
+            let frames = lines[key]!.compactMap(\.record.frame)
+            best.firstFrame = frames.min()
+            best.lastFrame = frames.max()
+            let shots = byQuality.compactMap(\.record.face.descriptor).prefix(VideoTrackFaces.shotsPerTrack)
+            if !shots.isEmpty {
+                best.record.face.descriptor = FaceDescriptor.mean(of: Array(shots))
+                best.record.face.descriptorAbsenceReason = nil
+            }
+            result.append(best)
+        }
+        return result
     }
 
     /// Why a line is not a face.

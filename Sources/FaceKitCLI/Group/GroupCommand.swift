@@ -24,8 +24,8 @@ struct GroupCommand: ParsableCommand {
             discussion: """
                 Folders are searched recursively for photos and videos, in path order; a .jsonl file \
                 is read as the output of analyze --descriptors --format jsonl, so that a collection \
-                analysed in shards is grouped without analysing a photo twice. A video gives one face \
-                per track. Writes faces.csv (one row per face, with its person_id) and people.csv (one \
+                analysed in shards is grouped without analysing a photo twice. A video, or track's \
+                JSON Lines, gives one face per track. Writes faces.csv (one row per face, with its person_id) and people.csv (one \
                 row per person, with the best shot) into the --output folder, and with --crops \
                 a picture of each person's best shot. An input that cannot be \
                 read is reported on standard error and skipped; the exit status is then 1.
