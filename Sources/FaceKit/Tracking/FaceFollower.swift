@@ -1,7 +1,8 @@
 import Foundation
 
-/// Carries a face from one video frame to the next without running the detector: its 68 points
-/// are followed by optical flow (``NativePointTracker``), the seed box is moved and scaled as
+/// Carries a face from one video frame to the next without running the detector: some of its
+/// 68 points (``followedIndices``) are followed by optical flow (``NativePointTracker``, on the
+/// frame reduced by ``reduction(frameWidth:minFaceSize:)``), the seed box is moved and scaled as
 /// they moved, and the 68-point model is run again from that box.
 ///
 /// Following fails, and the caller should detect again, when fewer than half the points come

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Detecting is the costly step, so it runs every ``detectionInterval`` analysed frames (and on
 /// the first). In between, each face seen in the previous frame is carried forward by
-/// ``FaceFollower``: its 68 points are followed by optical flow and the 68-point model is run
+/// ``FaceFollower``: its points are followed by optical flow and the 68-point model is run
 /// again from the moved box. When a face cannot be carried (covered, turned away, left the
 /// picture, or two faces collapse onto one), the detector runs on that frame at once, and on the
 /// ``detectionInterval`` frames after, so that a face covered for a moment is found again as
