@@ -183,13 +183,7 @@ struct AnalyzeCommand: ParsableCommand {
             output: context.stderr, enabled: showProgress, total: { knownCount ?? count?.total }, resumedFrom: resumed)
         let maxPixels = self.maxPixels
         let queue = OrderedWorkQueue(workers: detectors, window: 4 * jobs) {
-            (detector: FaceDetector, entry: ImageFileWalker.Entry) -> Result<[Face], FailedInput> in
-            if let failure = entry.failureDescription { return .failure(FailedInput(description: failure)) }
-            do throws(FaceKitError) {
-                return .success(try detector.process(contentsOfFile: entry.path, maxPixels: maxPixels))
-            } catch {
-                return .failure(FailedInput(description: error.description))
-            }
+            (detector: FaceDetector, entry: ImageFileWalker.Entry) in detector.faces(of: entry, maxPixels: maxPixels)
         }
         var deliveredThisRun = 0
         var stoppedByHook = false

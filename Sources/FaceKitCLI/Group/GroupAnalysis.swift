@@ -56,13 +56,7 @@ final class GroupAnalysis {
     private func addPhotos(_ entries: [ImageFileWalker.Entry]) throws {
         let maxPixels = command.maxPixels
         let queue = OrderedWorkQueue(workers: try detectors(), window: 4 * command.jobs) {
-            (detector: FaceDetector, entry: ImageFileWalker.Entry) -> Result<[Face], FailedInput> in
-            if let failure = entry.failureDescription { return .failure(FailedInput(description: failure)) }
-            do throws(FaceKitError) {
-                return .success(try detector.process(contentsOfFile: entry.path, maxPixels: maxPixels))
-            } catch {
-                return .failure(FailedInput(description: error.description))
-            }
+            (detector: FaceDetector, entry: ImageFileWalker.Entry) in detector.faces(of: entry, maxPixels: maxPixels)
         }
         queue.run(inputs: entries) { _, entry, result in
             switch result {

@@ -63,12 +63,7 @@ struct ReportAnalysis {
             }
             let maxPixels = self.maxPixels
             let queue = OrderedWorkQueue(workers: detectors, window: 4 * detectors.count) {
-                (detector: FaceDetector, entry: ImageFileWalker.Entry) -> Swift.Result<[Face], FailedInput> in
-                do throws(FaceKitError) {
-                    return .success(try detector.process(contentsOfFile: entry.path, maxPixels: maxPixels))
-                } catch {
-                    return .failure(FailedInput(description: error.description))
-                }
+                (detector: FaceDetector, entry: ImageFileWalker.Entry) in detector.faces(of: entry, maxPixels: maxPixels)
             }
             let total = photos.count
             let progress = CollectionProgress(output: context.stderr, enabled: showProgress, total: { total })
