@@ -86,7 +86,9 @@ extern "C" int32_t fk_solve_pose(const float *model_points_xyz, const fk_point *
         // iterative fit, that fit is the minimum SQPnP's would be refined to (on 990 Helen shapes
         // the two agreed to 0.0003 degrees), so the refinement, 40% of the solve's time, is
         // skipped. Otherwise SQPnP's answer is refined by Levenberg-Marquardt and the better fit
-        // kept.
+        // kept. That has not happened yet (990 Helen shapes; 10,478 poses up to 86 degrees of yaw
+        // and pitch, projected with 2 px of noise): the check stays, at 70 us a face, because a
+        // mirrored minimum turns a head upside down.
         cv::Vec3d rvec, tvec;
         upright_guess(object, projected, f, cx, cy, rvec, tvec);
         const bool found =
