@@ -59,8 +59,9 @@ double degrees_between(const cv::Vec3d &a, const cv::Vec3d &b) {
     return std::acos(std::max(-1.0, std::min(1.0, cosine))) * 180 / M_PI;
 }
 
-/// SQPnP's unrefined answer is within about 3 degrees of the refined one (Helen, GENKI); a
-/// mirrored minimum, the failure the second start guards against, is far further away.
+/// SQPnP's unrefined answer lies within 3.2 degrees of the refined one (990 Helen shapes, at the
+/// shipped and at a short focal length); a mirrored minimum, the failure the second start guards
+/// against, is far further away.
 constexpr double kSameBasinDegrees = 10;
 
 }  // namespace
