@@ -93,6 +93,27 @@ struct ResumableFileOutputTests {
         }
     }
 
+    /// As when another thread starts a child between the fork and the exec: the child holds the
+    /// journal's lock, through its copy of the descriptor, a moment after the run closed it.
+    @Test("a lock on the journal released within a moment is waited for, not taken for another run")
+    func lockReleasedSoon() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let path = folder + "/faces.csv"
+            let holder = open(path + ".journal", O_RDWR | O_CREAT, 0o644)
+            try #require(holder >= 0 && flock(holder, LOCK_EX | LOCK_NB) == 0)
+            let released = DispatchSemaphore(value: 0)
+            // A thread of its own: the shared queues may be busy with the tests beside this one.
+            Thread {
+                usleep(100_000)
+                close(holder)
+                released.signal()
+            }.start()
+            let file = try ResumableFileOutput(path: path)
+            released.wait()
+            file.close()
+        }
+    }
+
     @Test("an output that was never started leaves nothing behind, and a folder is refused")
     func nothingLeft() throws {
         try TestSupport.withTemporaryFolder { folder in

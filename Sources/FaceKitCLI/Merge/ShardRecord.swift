@@ -107,9 +107,9 @@ final class ShardRecord {
         }
         descriptor = opened
         var running = false
-        if flock(opened, LOCK_SH | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK else {
-                return .unusable("\(journalPath): cannot lock: \(systemErrorMessage(errno))")
+        if let code = JournalLock.take(opened, exclusive: false) {
+            guard code == EWOULDBLOCK else {
+                return .unusable("\(journalPath): cannot lock: \(systemErrorMessage(code))")
             }
             running = true
         }

@@ -72,8 +72,7 @@ final class ResumableFileOutput: TextOutput {
         guard descriptor >= 0 else {
             throw OutputError("\(path): cannot write output: \(systemErrorMessage(code))")
         }
-        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
+        if let code = JournalLock.take(descriptor, exclusive: true) {
             closeDescriptor(descriptor)
             if code == EWOULDBLOCK {
                 throw OutputError("\(path): cannot write output: another run is writing it (\(journalPath) is locked)")
