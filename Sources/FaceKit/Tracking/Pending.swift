@@ -1,8 +1,8 @@
 import Foundation
 
-/// A value another thread is computing: reading ``value`` waits for it. What the tracker hands
-/// to its worker threads (``DescriptorWorker``, ``FaceTracker``'s look-ahead detection), so that
-/// the work overlaps the main thread's and the results are the same as if done in line.
+/// A value another thread is computing: reading ``value`` waits for it. What the tracker's
+/// ``DescriptorWorker`` hands back, so that its work overlaps the main thread's and the results
+/// are the same as if done in line.
 final class Pending<Value: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var result: Value?
