@@ -75,11 +75,16 @@ struct GroupCommandTests {
             // on screen together, stay two people).
             let direct = Self.group(["--output", root + "/direct", clip])
             #expect(direct.status == 0, "\(direct.stderr)")
-            for file in ["faces.csv", "people.csv"] {
-                #expect(
-                    try String(contentsOfFile: root + "/direct/" + file, encoding: .utf8)
-                        == String(contentsOfFile: root + "/lines/" + file, encoding: .utf8), "\(file)")
-            }
+            try Self.expectSameOutputs(root + "/direct", root + "/lines")
+        }
+    }
+
+    /// Expects the two output folders to hold the same faces.csv and people.csv.
+    static func expectSameOutputs(_ a: String, _ b: String) throws {
+        for file in ["faces.csv", "people.csv"] {
+            #expect(
+                try String(contentsOfFile: a + "/" + file, encoding: .utf8)
+                    == String(contentsOfFile: b + "/" + file, encoding: .utf8), "\(file)")
         }
     }
 
@@ -126,11 +131,7 @@ struct GroupCommandTests {
             #expect(analysed.status == 0, "\(analysed.stderr)")
             let fromLines = Self.group(["--output", root + "/lines", lines])
             #expect(fromLines.status == 0, "\(fromLines.stderr)")
-            for file in ["faces.csv", "people.csv"] {
-                #expect(
-                    try String(contentsOfFile: root + "/direct/" + file, encoding: .utf8)
-                        == String(contentsOfFile: root + "/lines/" + file, encoding: .utf8), "\(file)")
-            }
+            try Self.expectSameOutputs(root + "/direct", root + "/lines")
         }
     }
 
