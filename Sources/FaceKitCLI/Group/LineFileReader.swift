@@ -7,19 +7,19 @@ import FaceKit
 #endif
 
 /// Reads a text file line by line through a file descriptor (so that a path that is not UTF-8
-/// opens as given), a megabyte at a time, without holding the whole file.
+/// opens as given), a megabyte at a time, without holding the whole file; only a regular file
+/// (``RegularFile``).
 enum LineFileReader {
     /// Hands `body` each line's bytes (without its LF; a last line without LF too) and its 1-based
-    /// number. Throws the system's message when the file cannot be opened or read.
+    /// number. Throws the system's message when the file cannot be opened or read, or why it is
+    /// not a regular file.
     static func forEachLine(
         of path: String, _ body: (ArraySlice<UInt8>, Int) throws(FailedInput) -> Void
     ) throws(FailedInput) {
-        let (descriptor, code) = FilePathEncoding.withFileSystemRepresentation(path) { name in
-            let descriptor = open(name, O_RDONLY | O_CLOEXEC)
-            return (descriptor, descriptor < 0 ? errno : 0)
-        }
-        guard descriptor >= 0 else {
-            throw FailedInput(description: "\(path): cannot read file: \(String(cString: strerror(code)))")
+        let descriptor: Int32
+        switch RegularFile.open(path, O_RDONLY) {
+        case .success(let opened): descriptor = opened
+        case .failure(let refusal): throw FailedInput(description: "\(path): cannot read file: \(refusal.reason)")
         }
         defer { _ = close(descriptor) }
         var chunk = [UInt8](repeating: 0, count: 1 << 20)

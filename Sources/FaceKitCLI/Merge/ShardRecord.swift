@@ -90,13 +90,13 @@ final class ShardRecord {
     }
 
     private func read() -> State {
-        let (opened, code) = FilePathEncoding.withFileSystemRepresentation(journalPath) { name in
-            let descriptor = open(name, O_RDONLY | O_CLOEXEC)
-            return (descriptor, descriptor < 0 ? errno : 0)
-        }
-        guard opened >= 0 else {
-            if code != ENOENT {
-                return .unusable("\(journalPath): cannot read: \(systemErrorMessage(code))")
+        let opened: Int32
+        switch RegularFile.open(journalPath, O_RDONLY) {
+        case .success(let descriptor):
+            opened = descriptor
+        case .failure(let refusal):
+            if refusal.code != ENOENT {
+                return .unusable("\(journalPath): cannot read: \(refusal.reason)")
             }
             if fileSize(output) == nil && fileSize(partialPath) == nil {
                 return .unusable("\(output): no such file, and no \(journalPath)")

@@ -51,11 +51,11 @@ enum TableFileCopy {
 
     /// Hands `body` the file's bytes in order, one piece at a time, while it returns `true`.
     private static func read(_ path: String, _ body: ([UInt8]) -> Bool) throws(OutputError) {
-        let (descriptor, code) = FilePathEncoding.withFileSystemRepresentation(path) { name in
-            let descriptor = open(name, O_RDONLY | O_CLOEXEC)
-            return (descriptor, descriptor < 0 ? errno : 0)
+        let descriptor: Int32
+        switch RegularFile.open(path, O_RDONLY) {
+        case .success(let opened): descriptor = opened
+        case .failure(let refusal): throw OutputError("\(path): cannot read: \(refusal.reason)")
         }
-        guard descriptor >= 0 else { throw OutputError("\(path): cannot read: \(systemErrorMessage(code))") }
         defer { closeTable(descriptor) }
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {

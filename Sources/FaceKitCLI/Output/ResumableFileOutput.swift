@@ -63,14 +63,23 @@ final class ResumableFileOutput: TextOutput {
         if Self.file(path, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             throw OutputError("\(path): cannot write output: it is a folder")
         }
-        var created = true
-        var (descriptor, code) = Self.openFile(journalPath, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC)
-        if descriptor < 0 && code == EEXIST {
-            created = false
-            (descriptor, code) = Self.openFile(journalPath, O_RDWR | O_APPEND | O_CLOEXEC)
+        // Refused now, before the run's models load, rather than when the rows start.
+        if Self.file(partialPath, { stat($0, &info) }) == 0, let reason = RegularFile.refusal(info.st_mode) {
+            throw OutputError("\(path): cannot write output: \(partialPath): \(reason)")
         }
-        guard descriptor >= 0 else {
-            throw OutputError("\(path): cannot write output: \(systemErrorMessage(code))")
+        var created = true
+        var opened = RegularFile.open(journalPath, O_RDWR | O_APPEND | O_CREAT | O_EXCL)
+        if case .failure(let refusal) = opened, refusal.code == EEXIST {
+            created = false
+            opened = RegularFile.open(journalPath, O_RDWR | O_APPEND)
+        }
+        let descriptor: Int32
+        switch opened {
+        case .success(let opened): descriptor = opened
+        case .failure(let refusal) where refusal.code == 0:
+            throw OutputError("\(path): cannot write output: \(journalPath): \(refusal.reason)")
+        case .failure(let refusal):
+            throw OutputError("\(path): cannot write output: \(refusal.reason)")
         }
         if let code = JournalLock.take(descriptor, exclusive: true) {
             closeDescriptor(descriptor)
@@ -203,10 +212,13 @@ final class ResumableFileOutput: TextOutput {
     deinit { close() }
 
     private func openPartial(flags: Int32) throws(OutputError) {
-        let (descriptor, code) = Self.openFile(partialPath, O_WRONLY | O_APPEND | O_CLOEXEC | flags)
-        if descriptor < 0 { throw failure(code, partialPath) }
-        partial = FileDescriptorOutput(descriptor: descriptor, buffered: true)
-        started = true
+        switch RegularFile.open(partialPath, O_WRONLY | O_APPEND | flags) {
+        case .success(let descriptor):
+            partial = FileDescriptorOutput(descriptor: descriptor, buffered: true)
+            started = true
+        case .failure(let refusal):
+            throw OutputError("\(partialPath): cannot write output: \(refusal.reason)")
+        }
     }
 
     private func appendToJournal(_ line: String) throws(OutputError) {
@@ -230,7 +242,7 @@ final class ResumableFileOutput: TextOutput {
     private func syncFolder() {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let (descriptor, _) = Self.openFile(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = Self.file(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard descriptor >= 0 else { return }
         fsync(descriptor)
         closeDescriptor(descriptor)
@@ -239,15 +251,6 @@ final class ResumableFileOutput: TextOutput {
     /// `body` with the bytes of `path` (FilePathEncoding) as a C string.
     private static func file<Result>(_ path: String, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
         FilePathEncoding.withFileSystemRepresentation(path, body)
-    }
-
-    /// `open(path, flags, 0666)` (0666 filtered by the umask: the permissions a plain `> file`
-    /// would give), and its `errno` when it fails.
-    private static func openFile(_ path: String, _ flags: Int32) -> (descriptor: Int32, code: Int32) {
-        file(path) { name in
-            let descriptor = open(name, flags, 0o666)
-            return (descriptor, descriptor < 0 ? errno : 0)
-        }
     }
 
     private func check(_ succeeded: Bool, _ file: String) throws(OutputError) {

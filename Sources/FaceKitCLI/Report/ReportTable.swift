@@ -42,13 +42,12 @@ enum ReportTable {
 
     /// Reads the table at `path`.
     static func read(_ path: String) throws(Unreadable) -> ReportTable {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw Unreadable(description: "\(path): cannot read the table: \(error.localizedDescription)")
+        let bytes: [UInt8]
+        switch RegularFile.read(path) {
+        case .success(let read): bytes = read
+        case .failure(let refusal): throw Unreadable(description: "\(path): cannot read the table: \(refusal.reason)")
         }
-        let text = String(decoding: data, as: UTF8.self)
+        let text = String(decoding: bytes, as: UTF8.self)
         if ImageFileWalker.hasExtension(path, in: ["jsonl", "ndjson"]) {
             return .faces(try jsonLines(text, path: path))
         }
