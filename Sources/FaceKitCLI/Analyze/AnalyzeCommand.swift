@@ -136,9 +136,10 @@ struct AnalyzeCommand: ParsableCommand {
     func run(_ context: CommandContext, hooks: AnalyzeHooks) throws -> ExitStatus {
         let showProgress = !quiet && context.stderr.isTerminal
         // A shard keeps its journal once complete: the record facekit merge and status read.
-        let file = try output.map { path throws(OutputError) in
-            try ResumableFileOutput(path: path, keepsJournal: shard != nil)
+        let destination = try output.map { path throws(OutputError) in
+            try CollectionOutput(path: path, keepsJournal: shard != nil, resume: resume)
         }
+        let file = destination?.resumable
         // Whatever happens before the end, the files are left for a later --resume.
         defer { file?.close() }
         let plan = try file.map { try ResumePlan.make(for: $0, settings: journalSettings, resume: resume) } ?? .fresh
@@ -168,7 +169,7 @@ struct AnalyzeCommand: ParsableCommand {
                     AnalyzeJournal.Header(settings: journalSettings, collectionSize: inputs.collectionSize)))
             checkpointer = CollectionCheckpointer(output: file, interval: hooks.checkpointInterval)
         }
-        let sink: any TextOutput = file ?? context.stdout
+        let sink: any TextOutput = destination?.rows ?? context.stdout
         let writer = format.writer(
             columns: FaceRecordColumns(
                 landmarks: detection.landmarks, contours: detection.contours, descriptors: people.descriptors,
@@ -220,6 +221,8 @@ struct AnalyzeCommand: ParsableCommand {
         }
         if let checkpointer {
             try checkpointer.finish(progress.tally)
+        } else if let stream = destination?.stream {
+            try stream.commit()
         } else {
             sink.flush()
         }

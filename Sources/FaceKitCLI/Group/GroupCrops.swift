@@ -65,7 +65,7 @@ struct GroupCrops {
     private func save(_ image: FaceImage, _ face: Face, _ index: Int, into crops: String) throws {
         let bytes = try image.faceChip(of: face, size: Self.size).encoded(fileExtension: "jpg")
         for name in names[index] ?? [] {
-            let output = try AtomicFileOutput(path: crops + "/" + name)
+            let output = try OutputFile(path: crops + "/" + name, specialFiles: .refused)
             output.write(bytes: Array(bytes)[...])
             try output.commit()
         }

@@ -8,7 +8,8 @@ import FaceKitArguments
 #endif
 
 /// The `--output` folder of `facekit group`, made if missing (with its parents); each file in it
-/// is written whole to a temporary file and renamed into place (``AtomicFileOutput``).
+/// is written whole to a temporary file and renamed into place (``OutputFile``); one found to be a
+/// device or a named pipe is refused.
 struct GroupOutputFolder {
     static let facesFile = "faces.csv"
     static let peopleFile = "people.csv"
@@ -25,7 +26,7 @@ struct GroupOutputFolder {
 
     /// Writes `name` through `body`, in place only once complete.
     func write(_ name: String, _ body: (any TextOutput) throws -> Void) throws {
-        let output = try AtomicFileOutput(path: file(name))
+        let output = try OutputFile(path: file(name), specialFiles: .refused)
         try body(output)
         try output.commit()
     }

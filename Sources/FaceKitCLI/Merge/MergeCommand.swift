@@ -67,7 +67,7 @@ struct MergeCommand: ParsableCommand {
                 }
             }
         }
-        let file = try output.map { path throws(OutputError) in try AtomicFileOutput(path: path) }
+        let file = try output.map { path throws(OutputError) in try OutputFile(path: path) }
         let sink: any TextOutput = file ?? context.stdout
         do throws(OutputError) {
             for (index, record) in records.enumerated() {

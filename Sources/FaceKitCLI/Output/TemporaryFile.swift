@@ -8,8 +8,8 @@ import FaceKitArguments
 #endif
 
 /// A hidden temporary file next to an output path, renamed over it once complete, so that the
-/// path holds either its previous content or a whole new file. ``AtomicFileOutput`` writes
-/// tables this way, `facekit annotate` images and videos.
+/// path holds either its previous content or a whole new file. ``OutputFile`` writes every
+/// output file this way, and `facekit annotate` its videos.
 ///
 /// The file is removed if the process is stopped by SIGINT or SIGTERM before it is renamed or
 /// removed (``InterruptCleanup``). Its descriptor holds an exclusive `flock` while open, which

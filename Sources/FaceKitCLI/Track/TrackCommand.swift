@@ -170,9 +170,10 @@ struct TrackCommand: ParsableCommand {
     /// ``run(_:)`` with the knob tests turn: where to stop as if killed.
     func run(_ context: CommandContext, hooks: TrackHooks) throws -> ExitStatus {
         // A shard keeps its journal once complete: the record facekit merge and status read.
-        let file = try output.map { path throws(OutputError) in
-            try ResumableFileOutput(path: path, keepsJournal: shard != nil)
+        let destination = try output.map { path throws(OutputError) in
+            try CollectionOutput(path: path, keepsJournal: shard != nil, resume: resume)
         }
+        let file = destination?.resumable
         // Whatever happens before the end, the files are left for a later --resume.
         defer { file?.close() }
         let plan = try file.map { try ResumePlan.make(for: $0, settings: journalSettings, resume: resume) } ?? .fresh
@@ -186,7 +187,7 @@ struct TrackCommand: ParsableCommand {
         // Checked before the models load, so that a refused resume is quick.
         let inputs = try CollectionInputs(
             paths: videos, extensions: ImageFileWalker.videoExtensions, shard: collectionShard, resuming: resuming)
-        let summaryFile = try summary.map { path throws(OutputError) in try AtomicFileOutput(path: path) }
+        let summaryFile = try summary.map { path throws(OutputError) in try OutputFile(path: path) }
         let tracker: FaceTracker
         let known: KnownPeople?
         do {
@@ -230,7 +231,7 @@ struct TrackCommand: ParsableCommand {
                     TrackJournal.Header(settings: journalSettings, collectionSize: inputs.collectionSize)))
             checkpointer = CollectionCheckpointer(output: file, interval: .zero)
         }
-        let sink: any TextOutput = file ?? context.stdout
+        let sink: any TextOutput = destination?.rows ?? context.stdout
         let writer = format.writer(
             columns: FaceRecordColumns(landmarks: detection.landmarks, descriptors: people.descriptors, people: known != nil),
             output: sink)
@@ -272,14 +273,17 @@ struct TrackCommand: ParsableCommand {
                 throw OutputError(failure.description + "; the rows before are kept: run again with --resume to continue")
             }
         }
+        if let checkpointer {
+            try checkpointer.finish(tally.collectionTally)
+        } else if let stream = destination?.stream {
+            try stream.commit()
+        } else {
+            sink.flush()
+        }
+        // After the rows, which may go to the same standard output.
         if let summaryFile, let table {
             summaryFile.write(table.csv())
             try summaryFile.commit()
-        }
-        if let checkpointer {
-            try checkpointer.finish(tally.collectionTally)
-        } else {
-            sink.flush()
         }
         if showsProgress(context) {
             context.stderr.write(tally.summaryText(seconds: StatusLine.seconds(.now - started)) + "\n")
