@@ -255,8 +255,9 @@ struct AnnotateCommand: ParsableCommand {
         }
         let temporary: String
         let lock: Int32
+        let replacing: String
         do {
-            (temporary, lock) = try AnnotationFileWriter.temporaryFile(for: target.outputPath)
+            (temporary, lock, replacing) = try AnnotationFileWriter.temporaryFile(for: target.outputPath)
         } catch {
             return failed("\(target.input): not annotated: \(error.description)")
         }
@@ -324,7 +325,7 @@ struct AnnotateCommand: ParsableCommand {
             return writingFailed(error)
         }
         do throws(OutputError) {
-            try TemporaryFile.rename(temporary, over: target.outputPath)
+            try AnnotationFileWriter.finishVideo(temporary, lock: lock, over: replacing)
         } catch {
             return failed("\(target.input): not annotated: \(error.description)")
         }

@@ -10,12 +10,13 @@ import FaceKitArguments
 
 /// Writes `facekit annotate`'s output files so that a path holds either its previous content or
 /// a complete new file: bytes go to a hidden temporary file in the same folder (``TemporaryFile``),
-/// which is renamed into place once written. Temporary files that an earlier, killed run left for
-/// the same path are removed first.
+/// which is renamed into place once written; a device or a named pipe in the output folder is
+/// refused, not written. Temporary files that an earlier, killed run left for the same path are
+/// removed first.
 ///
 /// ```swift
 /// try AnnotationFileWriter.write(pngData, to: "out/a.png")
-/// let (temporary, lock) = try AnnotationFileWriter.temporaryFile(for: "out/clip.mp4")  // "out/.clip.mp4.123.tmp.mp4"
+/// let (temporary, lock, _) = try AnnotationFileWriter.temporaryFile(for: "out/clip.mp4")  // "out/.clip.mp4.123.tmp.mp4"
 /// ```
 enum AnnotationFileWriter {
     /// Creates the folders on the way to `path`'s folder, as `mkdir -p` does, keeping bytes of
@@ -37,41 +38,45 @@ enum AnnotationFileWriter {
         }
     }
 
-    /// Writes `data` to `path` atomically, creating its folder if needed.
+    /// Writes `data` to `path` atomically (``OutputFile``), creating its folder if needed.
     static func write(_ data: Data, to path: String) throws(OutputError) {
         try createFolder(for: path)
         TemporaryFile.removeStale(nextTo: path)
-        let (temporary, descriptor) = try TemporaryFile.create(nextTo: path)
-        var code: Int32 = 0
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                #if canImport(Glibc)
-                    let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                #else
-                    let written = Darwin.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                #endif
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    code = errno
-                    return
-                }
-                offset += written
-            }
-        }
-        if close(descriptor) != 0, code == 0 { code = errno }
-        try TemporaryFile.rename(temporary, over: path, error: code)
+        let output = try OutputFile(path: path, specialFiles: .refused)
+        output.write(bytes: [UInt8](data)[...])
+        try output.commit()
     }
 
-    /// A new, empty hidden file next to `path` whose name ends in `path`'s extension, so that a
-    /// video muxer picks the container from it; ``TemporaryFile/rename(_:over:error:)`` puts it
-    /// into place. The descriptor holds the file's lock, which marks it as in use: close it once
-    /// the file is renamed or removed.
-    static func temporaryFile(for path: String) throws(OutputError) -> (path: String, lock: Int32) {
+    /// A new, empty hidden file next to `path` (next to the file it links to, for a link) whose
+    /// name ends in `path`'s extension, so that a video muxer picks the container from it, and
+    /// the file to rename it over once complete (``finishVideo(_:lock:over:)``). The descriptor
+    /// holds the file's lock, which marks it as in use: close it once the file is renamed or
+    /// removed.
+    static func temporaryFile(for path: String) throws(OutputError) -> (path: String, lock: Int32, replacing: String) {
         try createFolder(for: path)
+        guard case .file(let replacing) = try OutputTarget(path: path, specialFiles: .refused) else {
+            preconditionFailure("a refused special file is thrown")
+        }
         let ext = AnnotationTarget.fileExtension(path).map { "." + $0 } ?? ""
-        TemporaryFile.removeStale(nextTo: path, suffix: ext)
-        let (temporary, descriptor) = try TemporaryFile.create(nextTo: path, suffix: ext)
-        return (temporary, descriptor)
+        TemporaryFile.removeStale(nextTo: replacing, suffix: ext)
+        let (temporary, descriptor) = try TemporaryFile.create(nextTo: replacing, suffix: ext)
+        return (temporary, descriptor, replacing)
+    }
+
+    /// Puts a video whose writer has finished into place, once it is on disk and reads back as
+    /// a video: the muxer does not report a failed write (a full disk leaves an MP4 without its
+    /// index), so the file is opened again; one that does not open is removed, not renamed.
+    static func finishVideo(_ temporary: String, lock: Int32, over path: String) throws(OutputError) {
+        // The lock's descriptor is on the file the muxer wrote: its fsync reports the muxer's lost writes.
+        let code: Int32 = fsync(lock) == 0 ? 0 : errno
+        if code == 0 {
+            do {
+                _ = try VideoReader(contentsOfFile: temporary)
+            } catch {
+                TemporaryFile.removeFile(temporary)
+                throw OutputError("\(path): cannot write output: the written video does not read back (a full disk?)")
+            }
+        }
+        try TemporaryFile.rename(temporary, over: path, error: code)
     }
 }

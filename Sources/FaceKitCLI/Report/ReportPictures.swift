@@ -111,7 +111,10 @@ struct ReportPictures: Sendable {
                 width: max(1, Int((width * scale).rounded())), height: max(1, Int((height * scale).rounded())))
         }
         let data = try result.encoded(fileExtension: "jpg", quality: Self.jpegQuality)
-        try data.write(to: URL(fileURLWithPath: folder + "/" + picture.output))
+        // Whole or not at all: a full disk leaves no truncated picture for the pages to show.
+        let output = try OutputFile(path: folder + "/" + picture.output, specialFiles: .refused)
+        output.write(bytes: [UInt8](data)[...])
+        try output.commit()
     }
 
     /// A square 1.5 times the box's larger side around its centre, moved (and if need be shrunk)

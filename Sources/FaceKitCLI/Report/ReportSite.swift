@@ -88,11 +88,10 @@ struct ReportSite {
         }
     }
 
+    /// Writes one page whole (``OutputFile``); a device or a named pipe in the folder is refused.
     static func write(_ text: String, to path: String) throws(OutputError) {
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw OutputError("\(path): cannot write: \(error.localizedDescription)")
-        }
+        let output = try OutputFile(path: path, specialFiles: .refused)
+        output.write(text)
+        try output.commit()
     }
 }
