@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 import FaceKitTestSupport
+import Foundation
+import Synchronization
+import Testing
 
 @testable import FaceKitArguments
 @testable import FaceKitCLI
@@ -51,21 +52,27 @@ enum TestSupport {
         run(["analyze", "--model-dir", modelDirectory ?? "/nonexistent"] + arguments)
     }
 
-    /// Runs the built executable.
-    static func runExecutable(_ arguments: [String]) throws -> Run {
-        try runProcess(try #require(executable), arguments)
+    /// Runs the built executable; `killedAfter` as for ``runProcess(_:_:in:environment:killedAfter:)``.
+    static func runExecutable(_ arguments: [String], killedAfter seconds: Int? = nil) throws -> Run {
+        try runProcess(try #require(executable), arguments, killedAfter: seconds)
     }
 
     /// Runs `script` with `/bin/sh -c`, `$0` the built executable and `$1`... `arguments`: for
     /// command lines a `Process` cannot pass, such as a path that is not UTF-8 (`printf '\351'`).
-    static func runExecutableThroughShell(_ script: String, _ arguments: [String]) throws -> Run {
-        try runProcess("/bin/sh", ["-c", script, try #require(executable)] + arguments)
+    static func runExecutableThroughShell(_ script: String, _ arguments: [String], killedAfter seconds: Int? = nil)
+        throws -> Run
+    {
+        try runProcess("/bin/sh", ["-c", script, try #require(executable)] + arguments, killedAfter: seconds)
     }
 
     /// Runs the executable at `path`, in `folder` when given, with `environment` when given
-    /// (else this process's).
+    /// (else this process's). With `killedAfter`, a run still going after that many seconds is
+    /// killed (SIGKILL, status 9) and says so on its stderr: for runs that a regression would
+    /// block forever (opening a named pipe), so that the test fails instead of hanging. Nothing
+    /// is timed: the limit is far beyond any run's length.
     static func runProcess(
-        _ path: String, _ arguments: [String], in folder: String? = nil, environment: [String: String]? = nil
+        _ path: String, _ arguments: [String], in folder: String? = nil, environment: [String: String]? = nil,
+        killedAfter seconds: Int? = nil
     ) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
@@ -77,12 +84,24 @@ enum TestSupport {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        let ended = DispatchSemaphore(value: 0)
+        let killed = Mutex(false)
+        if let seconds {
+            let child = process.processIdentifier
+            Thread.detachNewThread {
+                guard ended.wait(timeout: .now() + .seconds(seconds)) == .timedOut else { return }
+                killed.withLock { $0 = true }
+                kill(child, SIGKILL)
+            }
+        }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        ended.signal()
+        let note = killed.withLock { $0 } ? "\n(killed: still running after \(seconds!) s)" : ""
         return Run(
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            stderr: String(decoding: errData, as: UTF8.self) + note)
     }
 
     /// Runs /usr/bin/ffmpeg (a dependency of the project) quietly, to make a test video.
