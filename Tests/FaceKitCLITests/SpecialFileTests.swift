@@ -173,24 +173,62 @@ struct SpecialFileTests {
         (try? TestSupport.runProcess("/usr/bin/unshare", ["-m", "--propagation", "private", "/bin/true"]))?.status == 0
     }()
 
+    /// Runs `commands` (sh, without single quotes: `$0` the executable, `$1` a tmpfs of `size`
+    /// mounted on the new folder `disk`, `$2`... `arguments`) in a mount namespace of their own,
+    /// the only place the tmpfs is seen: what they find on it they print.
+    static func onSmallDisk(_ size: String, at disk: String, _ commands: String, _ arguments: [String]) throws
+        -> TestSupport.Run
+    {
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: false)
+        let inner = "mount -t tmpfs -o size=\(size) tmpfs \"$1\" || exit 99\n" + commands
+        return try TestSupport.runExecutableThroughShell(
+            "exec /usr/bin/unshare -m --propagation private /bin/sh -c '\(inner)' \"$0\" \"$@\"", [disk] + arguments,
+            killedAfter: limit)
+    }
+
     @Test(
         "annotate on a disk too small for the video fails with exit 1 and leaves no video",
         .enabled(if: canMountPrivately, "needs root and unshare -m, for a small tmpfs"))
     func videoOnFullDisk() throws {
         try TestSupport.withTemporaryFolder { folder in
-            // 100 KB: the annotated clip needs about 145 KB. The listing is made in the namespace,
-            // the only place the tmpfs is seen.
-            let script = #"""
-                exec /usr/bin/unshare -m --propagation private /bin/sh -c '
-                    mount -t tmpfs -o size=100k tmpfs "$1" || exit 99
-                    "$0" annotate --model-dir "$2" --output "$1/out" "$3"; status=$?
-                    ls -A "$1/out"; exit $status' "$0" "$@"
-                """#
-            let run = try TestSupport.runExecutableThroughShell(
-                script, [folder, Self.models[1], Self.crossing], killedAfter: Self.limit)
+            // 100 KB: the annotated clip needs about 145 KB.
+            let run = try Self.onSmallDisk(
+                "100k", at: folder + "/disk",
+                #"""
+                "$0" annotate --model-dir "$2" --output "$1/out" "$3"; status=$?
+                ls -A "$1/out"; exit $status
+                """#, [Self.models[1], Self.crossing])
             #expect(run.status == 1, "\(run.stderr)")
             #expect(run.stderr.contains("out/crossing.mp4: cannot write output"), "\(run.stderr)")
             #expect(run.stdout.isEmpty, "left in the output folder: \(run.stdout)")
+        }
+    }
+
+    @Test(
+        "report on a disk too small for its pictures fails with exit 1 and leaves no truncated picture",
+        .enabled(if: canMountPrivately, "needs root and unshare -m, for a small tmpfs"))
+    func reportOnFullDisk() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let table = folder + "/tracks.csv"
+            let tracked = TrackCommandTests.track(["--output", table, Self.crossing])
+            try #require(tracked.status == 0, "\(tracked.stderr)")
+            // 40 KB holds two of the clip's three pictures (about 13 KB each) and not the pages.
+            // Each JPEG left is listed with its size and last two bytes, FF D9 when it is whole.
+            let run = try Self.onSmallDisk(
+                "40k", at: folder + "/disk",
+                #"""
+                "$0" report --output "$1/report" "$2"; status=$?
+                for picture in "$1"/report/images/*.jpg; do
+                    [ -e "$picture" ] && echo "$picture $(wc -c < "$picture") $(tail -c 2 "$picture" | od -An -tx1)"
+                done
+                exit $status
+                """#, [table])
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(run.stderr.contains("cannot write output: No space left on device"), "\(run.stderr)")
+            for line in run.stdoutLines {
+                let words = line.split(separator: " ")
+                #expect(words.count == 4 && words[1] != "0" && words[2] == "ff" && words[3] == "d9", "truncated: \(line)")
+            }
         }
     }
 }
