@@ -96,7 +96,25 @@ struct Benchmark: ParsableCommand {
         printTable(
             ["detector", "image", "size", "decode ms", "detect + pose ms", "+ landmarks", "+ classify", "faces"], rows)
         print()
+        try printEyeStateCost()
+        print()
         print("Load average after the run: \(loadAverage()); other swift builds running: \(otherBuilds())")
+    }
+
+    /// The eye-state network alone, as `FaceClassifier` runs it: one face's two eyes in one pass.
+    /// Its cost does not depend on what the patches show, so they are fixed noise.
+    func printEyeStateCost() throws {
+        let model = try EyeStateModel(modelPath: DevelopmentData.models.path(for: .eyeState))
+        var generator = SystemRandomNumberGenerator()
+        let side = EyeStateModel.side
+        let patches = (0..<2).map { _ in (0..<(side * side)).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+        let passes = 500
+        var times: [Double] = []
+        for _ in 0...runs {
+            times.append(try timed { for _ in 0..<passes { _ = try model.openProbabilities(patches) } }.1)
+        }
+        let perEye = median(Array(times.dropFirst())) / Double(passes * 2)
+        print("Eye-state network: \(fixed(perEye * 1e6, 0)) us per eye (two eyes a pass, median of \(runs) runs of \(passes) passes)")
     }
 
     func printMachine() {

@@ -4,16 +4,15 @@ import Foundation
 
 /// Every eye the eye models are fitted and judged on, with who it belongs to.
 ///
-/// Four groups of people: the FOCUS clips of `mahie` (three clips, glasses) and of `soniya` (one
+/// Five groups of people: the FOCUS clips of `mahie` (three clips, glasses) and of `soniya` (one
 /// clip), labelled frame by frame (labels shifted by the documented one frame); `cew`, Closed
 /// Eyes In The Wild crops (hundreds of people, every eye closed; detected as they are: padding
-/// them with repeated edge pixels, tried first, lost one face in ten); and `genki`, GENKI-4K faces
-/// (hundreds of people, eyes open in nearly all; the label is assumed). Each eye is one sample.
+/// them with repeated edge pixels, tried first, lost one face in ten); `genki`, GENKI-4K faces
+/// (hundreds of people, eyes open in nearly all; the label is assumed); and `open-faces`, tight
+/// crops of thousands of people, many smiling (open, assumed; loaded only when asked, for the
+/// eye-state network). Each eye is one sample.
 struct EyeSamples {
     struct Sample {
-        var geometry: [Double]
-        /// Appearance features in each of ``layouts``.
-        var appearance: [[Double]]
         var open: Bool
         /// The face's outer-eye-corner distance in pixels (an eye is about a third of it wide).
         var interOcular: Double
@@ -22,7 +21,20 @@ struct EyeSamples {
         var source: String
         /// Cross-validation fold: one per FOCUS person, five for the still photos (by file).
         var fold: Int
+        var eye: EyeFeatures.Eye
+        /// The eye's patch for training the eye-state network: ``trainingPatchSide`` pixels square,
+        /// ``trainingPatchWidthInEyes`` eye widths across, so that its centre ``EyeStateModel/side``
+        /// pixels are exactly the network's input at run time, with a margin to shift and scale.
+        var trainingPatch: [UInt8]
+        /// What the runtime's still-photo model (``FaceDetector`` with classification on) gave
+        /// this eye, or why it gave nothing.
+        var runtime: Double?
+        var runtimeAbsence: Face.AbsenceReason?
     }
+
+    static let trainingPatchSide = 48
+    static let trainingPatchWidthInEyes =
+        EyeStateModel.widthInEyes * Double(trainingPatchSide) / Double(EyeStateModel.side)
 
     /// A FOCUS clip frame by frame, for the video model: each eye's aspect ratio and the index
     /// of its sample (when the frame is labelled).
@@ -36,14 +48,6 @@ struct EyeSamples {
     static let people = ["mahie": ["mahie_test_1", "mahie_test_2", "mahie_test_3"], "soniya": ["soniya_test_3"]]
     static let personFolds = ["mahie": 0, "soniya": 1]
     static let stillFolds = 5
-    /// The patch layouts compared: the shipped one, and the wider patch tried first (twice the
-    /// eye's width, as high as it is wide), which takes in a pair of glasses' rims.
-    static let layouts = [
-        EyeAppearance.layout,
-        EyeAppearance.Layout(
-            widthInEyes: 2, heightInEyes: 1, patchWidth: 48, patchHeight: 24, cellColumns: 4, cellRows: 3, bins: 6),
-    ]
-
     var samples: [Sample] = []
     var clips: [String: [ClipFrame]] = [:]
     /// Per FOCUS clip, the mean aspect ratio and the raw (unshifted) labels, to check the shift.
@@ -51,28 +55,55 @@ struct EyeSamples {
     var missed: [String: Int] = [:]
     var faces: [String: Int] = [:]
 
-    static func load(data: URL, detector: FaceDetector, cache: ShapeCache) throws -> EyeSamples {
+    /// Every group; `openFaces` adds the open-faces crops. With a `cache`, a face found before
+    /// is not analysed again, and its eyes carry no runtime probability.
+    static func load(data: URL, detector: FaceDetector, cache: ShapeCache, openFaces: Bool = false) throws -> EyeSamples {
         var result = EyeSamples()
         try result.loadClips(data: data, detector: detector, cache: cache)
-        try result.loadCEW(data: data, detector: detector, cache: cache)
-        try result.loadGENKI(data: data, detector: detector, cache: cache)
+        try result.loadStills(folder: data.appendingPathComponent("eyes/cew-closed"), person: "cew", open: false, detector: detector, cache: cache)
+        let genki = try SmileLabels.read(data.appendingPathComponent("smile/genki4k/labels.csv").path).map(\.file)
+        try result.loadStills(files: genki, person: "genki", open: true, detector: detector, cache: cache)
+        if openFaces {
+            try result.loadStills(
+                folder: data.appendingPathComponent("eyes/open-faces"), person: "open-faces", open: true, detector: detector,
+                cache: cache)
+        }
         return result
     }
 
-    private mutating func add(shape: FaceShape, image: FaceImage, open: Bool, person: String, source: String, fold: Int)
-        throws -> [Int?]
-    {
+    private mutating func add(
+        shape: FaceShape, face: Face?, image: FaceImage, open: Bool, person: String, source: String, fold: Int
+    ) throws -> [Int?] {
         guard shape.isPlausible else { return [nil, nil] }
         faces[person, default: 0] += 1
         return try [EyeFeatures.Eye.left, .right].map { eye in
-            let appearance = try Self.layouts.map { try EyeAppearance.features(of: eye, shape: shape, in: image, layout: $0) }
-            guard appearance.allSatisfy({ $0 != nil }) else { return nil }
+            let side = Self.trainingPatchSide
+            guard
+                let patch = try EyePatch.cut(
+                    eye, shape: shape, in: image, width: side, height: side, widthInEyes: Self.trainingPatchWidthInEyes,
+                    heightInEyes: Self.trainingPatchWidthInEyes)
+            else { return nil }
+            let kind: Face.Probability = eye == .left ? .leftEyeOpen : .rightEyeOpen
             samples.append(Sample(
-                geometry: EyeFeatures.features(of: shape, eye: eye), appearance: appearance.map { $0! }, open: open,
+                open: open,
                 interOcular: hypot(shape.points[36].x - shape.points[45].x, shape.points[36].y - shape.points[45].y),
-                person: person, source: source, fold: fold))
+                person: person, source: source, fold: fold, eye: eye, trainingPatch: patch, runtime: face?.probability(kind),
+                runtimeAbsence: face?.absenceReason(kind)))
             return samples.count - 1
         }
+    }
+
+    /// The largest face of `image`, analysed (`face` set) unless `cache` knew its shape already.
+    private static func analyse(_ image: FaceImage, key: String, detector: FaceDetector, cache: ShapeCache) throws
+        -> (shape: FaceShape, face: Face?)?
+    {
+        var face: Face?
+        let shape = try cache.shape(for: key) {
+            let found = try largestFace(in: image, detector: detector)
+            face = found?.face
+            return found?.shape
+        }
+        return shape.map { ($0, face) }
     }
 
     private mutating func loadClips(data: URL, detector: FaceDetector, cache: ShapeCache) throws {
@@ -88,8 +119,8 @@ struct EyeSamples {
                 while let frame = try video.next(), let image = frame.image {
                     let key = "\(name)#\(frame.index)"
                     let label = frame.index < closed.count ? closed[frame.index] : nil
-                    let shape = try cache.shape(for: key) { try largestFace(in: image, detector: detector)?.shape }
-                    guard let shape, shape.isPlausible else {
+                    let analysed = try Self.analyse(image, key: key, detector: detector, cache: cache)
+                    guard let (shape, face) = analysed, shape.isPlausible else {
                         if label != nil { missed[person, default: 0] += 1 }
                         ratios.append(nil)
                         continue
@@ -97,7 +128,9 @@ struct EyeSamples {
                     let eyeRatios = [EyeFeatures.aspectRatio(shape.leftEye), EyeFeatures.aspectRatio(shape.rightEye)]
                     ratios.append((eyeRatios[0] + eyeRatios[1]) / 2)
                     let indices = try label.map {
-                        try add(shape: shape, image: image, open: !$0, person: person, source: key, fold: Self.personFolds[person]!)
+                        try add(
+                            shape: shape, face: face, image: image, open: !$0, person: person, source: key,
+                            fold: Self.personFolds[person]!)
                     } ?? [nil, nil]
                     frames.append(ClipFrame(timestampMs: frame.timestampMs, closed: label, aspectRatios: eyeRatios, samples: indices))
                 }
@@ -108,39 +141,32 @@ struct EyeSamples {
         }
     }
 
-    /// CEW crops, tight around the face.
-    private mutating func loadCEW(data: URL, detector: FaceDetector, cache: ShapeCache) throws {
-        let folder = data.appendingPathComponent("eyes/cew-closed")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jpg") }.sorted()
-        for (i, file) in files.enumerated() {
-            let path = folder.appendingPathComponent(file).path
-            guard let image = try? FaceImage(contentsOfFile: path) else {
-                missed["cew", default: 0] += 1
-                continue
-            }
-            guard let shape = try cache.shape(for: path, compute: { try largestFace(in: image, detector: detector)?.shape }),
-                try add(shape: shape, image: image, open: false, person: "cew", source: path, fold: 2 + i % Self.stillFolds)
-                    .contains(where: { $0 != nil })
-            else {
-                missed["cew", default: 0] += 1
-                continue
-            }
-        }
-        FileHandle.standardError.write(Data("eyes: CEW done\n".utf8))
+    /// The photos of a folder (sorted by name), one face each.
+    private mutating func loadStills(
+        folder: URL, person: String, open: Bool, detector: FaceDetector, cache: ShapeCache
+    ) throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jpg") }.sorted()
+        try loadStills(
+            files: names.map { folder.appendingPathComponent($0).path }, person: person, open: open, detector: detector,
+            cache: cache)
     }
 
-    private mutating func loadGENKI(data: URL, detector: FaceDetector, cache: ShapeCache) throws {
-        let entries = try SmileLabels.read(data.appendingPathComponent("smile/genki4k/labels.csv").path)
-        for (i, entry) in entries.enumerated() {
-            guard let image = try? FaceImage(contentsOfFile: entry.file),
-                let shape = try cache.shape(for: entry.file, compute: { try largestFace(in: image, detector: detector)?.shape }),
-                try add(shape: shape, image: image, open: true, person: "genki", source: entry.file, fold: 2 + i % Self.stillFolds)
-                    .contains(where: { $0 != nil })
+    /// Photos of one face each, all of one eye state, folded by position.
+    private mutating func loadStills(
+        files: [String], person: String, open: Bool, detector: FaceDetector, cache: ShapeCache
+    ) throws {
+        for (i, path) in files.enumerated() {
+            guard let image = try? FaceImage(contentsOfFile: path),
+                let (shape, face) = try Self.analyse(image, key: path, detector: detector, cache: cache),
+                try add(
+                    shape: shape, face: face, image: image, open: open, person: person, source: path,
+                    fold: 2 + i % Self.stillFolds
+                ).contains(where: { $0 != nil })
             else {
-                missed["genki", default: 0] += 1
+                missed[person, default: 0] += 1
                 continue
             }
         }
-        FileHandle.standardError.write(Data("eyes: GENKI done\n".utf8))
+        FileHandle.standardError.write(Data("eyes: \(person) done\n".utf8))
     }
 }

@@ -1,53 +1,36 @@
 @_spi(Training) import FaceKit
 @_spi(Training) import FaceKitDatasets
+import FaceKitArguments
 import Foundation
 
-/// The eye-open models: the still-photo model chosen by ``EyeModelSelection``, and the video
-/// model, which adds each eye's openness relative to its own recent level (``EyeOpenLevel``) to
-/// the still model's log-odds, so that it starts from the still model and never needs a person's
-/// history to be right. The video model is scored leave-one-person-out on the FOCUS clips.
+/// The video eye model on top of the eye-state network (``EyeStateModel``, trained by
+/// `scripts/train-eye-model`): it adds each eye's openness relative to its own recent level
+/// (``EyeOpenLevel``) to the network's log-odds, so that it starts from the still model and never
+/// needs a person's history to be right. Its still input is the network's held-out probability
+/// (the network that never saw the clip's person), and it is scored leave-one-person-out on the
+/// FOCUS clips.
 struct EyeStudy {
-    var still: LogisticModel
-    var stillFeatures: EyeModelSelection.FeatureSet
     var video: LogisticModel
     var report: [String]
 
-    static func run(samples data: EyeSamples) -> EyeStudy {
-        let samples = data.samples
-        var lines: [String] = []
-        lines += labelAlignmentTable(data)
-        lines += [
-            "", "### Eye-open model: candidates (held out: each FOCUS person, CEW and GENKI in five folds by file)", "",
-            "Samples (one per eye): " + ["mahie", "soniya", "cew", "genki"].map { person in
-                "\(person) \(samples.filter { $0.person == person }.count) (\(data.faces[person] ?? 0) faces, "
-                    + "\(data.missed[person] ?? 0) labelled without a face)"
-            }.joined(separator: ", ") + ".",
-            "",
-            "| features | L2 | weighting | mahie AUC | mahie bal. acc. | soniya AUC | soniya bal. acc. | CEW read closed | GENKI read open | CEW vs GENKI AUC | criterion |",
-            "|---|---|---|---|---|---|---|---|---|---|---|",
-        ]
-        var best: EyeModelSelection.Scores?
-        for candidate in EyeModelSelection.candidates {
-            let scores = EyeModelSelection.crossValidate(candidate, samples)
-            lines.append(
-                "| \(candidate.features.rawValue) | \(candidate.l2) | \(candidate.balanced ? "balanced" : "none") | "
-                    + "\(Report.f3(scores.metrics(person: "mahie").rocAUC)) | \(Report.f3(scores.balancedAccuracy(person: "mahie"))) | "
-                    + "\(Report.f3(scores.metrics(person: "soniya").rocAUC)) | \(Report.f3(scores.balancedAccuracy(person: "soniya"))) | "
-                    + "\(Report.f3(scores.closedShareCEW)) | \(Report.f3(scores.openShareGENKI)) | \(Report.f3(scores.stillAUC)) | \(Report.f3(scores.criterion)) |")
-            FileHandle.standardError.write(Data("eyes: \(candidate) criterion \(Report.f3(scores.criterion))\n".utf8))
-            if best == nil || scores.criterion > best!.criterion { best = scores }
+    /// `stillHeldOut`: the network's held-out probability of each FOCUS sample, by
+    /// ``EyeHeldOut/key(_:)``.
+    static func run(samples data: EyeSamples, stillHeldOut: [String: Double]) throws -> EyeStudy {
+        var lines = labelAlignmentTable(data)
+        let still = try data.samples.map { sample throws -> Double in
+            guard sample.person != "mahie" && sample.person != "soniya" else {
+                guard let probability = stillHeldOut[EyeHeldOut.key(sample)] else {
+                    throw CommandError(
+                        "no held-out eye-state probability for \(sample.source) (\(sample.eye)): "
+                            + "run scripts/train-eye-model again")
+                }
+                return probability
+            }
+            return .nan
         }
-        let chosen = best!
-        lines += ["", "Chosen: \(chosen.candidate) (highest criterion).", ""]
-        lines += perClipTable(chosen, data: data)
-        lines += sizeTable(chosen)
-        lines += ["", "Reliability of the chosen model's held-out probabilities (all eyes of all groups):", ""]
-        lines += Report.reliabilityTable(
-            ClassifierMetrics(probabilities: chosen.heldOut, labels: samples.map(\.open)))
-        let (video, videoLines) = videoModel(chosen, data: data)
+        let (video, videoLines) = videoModel(still: still, data: data)
         lines += videoLines
-        return EyeStudy(
-            still: chosen.candidate.fit(samples), stillFeatures: chosen.candidate.features, video: video, report: lines)
+        return EyeStudy(video: video, report: lines)
     }
 
     /// Mean eye aspect ratio against the labels as given and shifted: the shift with the highest
@@ -73,51 +56,10 @@ struct EyeStudy {
         return lines
     }
 
-    /// Held-out readings of the still photos by face size: how small an eye the model reads.
-    static func sizeTable(_ scores: EyeModelSelection.Scores) -> [String] {
-        var lines = [
-            "", "Held-out readings of CEW and GENKI eyes by face size (outer-eye-corner distance; an eye is about a third of it wide):", "",
-            "| eye-corner distance | CEW eyes | read closed | GENKI eyes | read open |", "|---|---|---|---|---|",
-        ]
-        let bins: [(String, ClosedRange<Double>)] = [
-            ("16-24 px", 16...24), ("24-32 px", 24...32), ("32-48 px", 32...48), ("48-64 px", 48...64), ("over 64 px", 64...1e9),
-        ]
-        for (name, range) in bins {
-            func picked(_ person: String) -> [Int] {
-                scores.samples.indices.filter {
-                    scores.samples[$0].person == person && range.contains(scores.samples[$0].interOcular)
-                }
-            }
-            let cew = picked("cew"), genki = picked("genki")
-            let closed = Double(cew.filter { scores.heldOut[$0] < 0.5 }.count) / Double(max(cew.count, 1))
-            let open = Double(genki.filter { scores.heldOut[$0] >= 0.5 }.count) / Double(max(genki.count, 1))
-            lines.append("| \(name) | \(cew.count) | \(Report.f3(closed)) | \(genki.count) | \(Report.f3(open)) |")
-        }
-        return lines
-    }
-
-    static func perClipTable(_ scores: EyeModelSelection.Scores, data: EyeSamples) -> [String] {
-        var lines = [
-            "Held-out readings of the chosen still model, per FOCUS clip (the model never saw the clip's person):", "",
-            "| clip | person | eye samples | closed | ROC AUC | accuracy at 0.5 | Brier |", "|---|---|---|---|---|---|---|",
-        ]
-        for (person, names) in EyeSamples.people.sorted(by: { $0.key < $1.key }) {
-            for name in names {
-                let picked = scores.samples.indices.filter { scores.samples[$0].source.hasPrefix(name + "#") }
-                let m = ClassifierMetrics(
-                    probabilities: picked.map { scores.heldOut[$0] }, labels: picked.map { scores.samples[$0].open })
-                lines.append(
-                    "| \(name) | \(person) | \(picked.count) | \(m.labels.filter { !$0 }.count) | \(Report.f3(m.rocAUC)) | "
-                        + "\(Report.f3(m.accuracy())) | \(Report.f3(m.brierScore)) |")
-            }
-        }
-        return lines
-    }
-
     /// The video model, scored leave-one-person-out, then fitted on both people. Its features: the
-    /// still model's held-out log-odds and the eye's log aspect ratio relative to its own level;
-    /// until the level is known the still probability stands, as at run time.
-    static func videoModel(_ scores: EyeModelSelection.Scores, data: EyeSamples) -> (LogisticModel, [String]) {
+    /// network's held-out log-odds (`still`, by sample) and the eye's log aspect ratio relative to
+    /// its own level; until the level is known the still probability stands, as at run time.
+    static func videoModel(still: [Double], data: EyeSamples) -> (LogisticModel, [String]) {
         struct Row { var person: String; var still: Double; var relative: Double?; var open: Bool }
         var rows: [Row] = []
         for (person, names) in EyeSamples.people {
@@ -128,7 +70,7 @@ struct EyeStudy {
                         let relative = levels[side].observe(frame.aspectRatios[side], timestampMs: frame.timestampMs)
                         guard let index = frame.samples[side] else { continue }
                         rows.append(Row(
-                            person: person, still: scores.heldOut[index], relative: relative, open: data.samples[index].open))
+                            person: person, still: still[index], relative: relative, open: data.samples[index].open))
                     }
                 }
             }

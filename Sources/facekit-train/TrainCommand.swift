@@ -12,7 +12,9 @@ struct TrainCommand: ParsableCommand {
         CommandConfiguration(
             commandName: "facekit-train",
             abstract: "Fit FaceKit's classifiers and constants on the development data.",
-            subcommands: [Training.self, LandmarkSeedFit.self, DetectionThreshold.self, HeadPoseStudy.self])
+            subcommands: [
+                Training.self, EyePatchExport.self, LandmarkSeedFit.self, DetectionThreshold.self, HeadPoseStudy.self,
+            ])
     }
 
     /// Not reached: a command with subcommands prints its help when none is given.
@@ -29,6 +31,16 @@ extension Training: TrainingStep {
     static var arguments: [ArgumentDefinition<Self>] {
         TrainingOptions.arguments(\.options, dryRun: true, cache: true)
     }
+}
+
+extension EyePatchExport: TrainingStep {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "eye-patches",
+            abstract: "Write every development eye as the eye-state network's training patch, for scripts/train-eye-model.")
+    }
+
+    static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options, output: true) }
 }
 
 extension LandmarkSeedFit: TrainingStep {

@@ -9,8 +9,9 @@ import Foundation
 /// Splits (nothing is tuned on the held-out parts):
 /// - smile: GENKI-4K files numbered 1 mod 4 train, 3 mod 4 are held out (shared/data holds the
 ///   odd-numbered files, and GENKI is ordered by label, so a split by range would be one-sided);
-/// - eyes: chosen by leave-one-group-out scores over both FOCUS people, CEW and GENKI
-///   (``EyeModelSelection``), then fitted on all of them (``EyeStudy``).
+/// - eyes: the still model is the eye-state network, which `scripts/train-eye-model` trains and
+///   measures leave-one-set-out; the video model on top of it is fitted on the network's held-out
+///   probabilities of the FOCUS clips and scored leave-one-person-out (``EyeStudy``).
 struct Training {
     var options: TrainingOptions
 
@@ -30,18 +31,15 @@ struct Training {
         let haarScores = try zip(smile.heldOut, smile.heldOutBoxes).map { example, box in
             try haarSmile.score(in: FaceImage(contentsOfFile: example.source), face: box)
         }
-        let eyes = EyeStudy.run(samples: try EyeSamples.load(data: options.data, detector: detector, cache: cache))
+        let eyes = try EyeStudy.run(
+            samples: EyeSamples.load(data: options.data, detector: detector, cache: cache),
+            stillHeldOut: EyeHeldOut.read(options.eyeHeldOut ?? EyeHeldOut.defaultFile))
         try cache.save()
 
         print(Report.smile(model: smileModel, genkiOnly: genkiOnlyModel, data: smile, haarScores: haarScores))
         print(eyes.report.joined(separator: "\n"))
         if !options.dryRun {
-            guard eyes.stillFeatures == .both else {
-                throw CommandError(
-                    "the selection chose \(eyes.stillFeatures.rawValue), not the features FaceClassifier "
-                        + "computes (geometry + tight patch): change FaceClassifier first; weights not written")
-            }
-            try WeightsFile.write(smile: smileModel, eyeOpen: eyes.still, eyeOpenInVideo: eyes.video, to: options.weightsFile)
+            try WeightsFile.write(smile: smileModel, eyeOpenInVideo: eyes.video, to: options.weightsFile)
             FileHandle.standardError.write(Data("facekit-train: wrote \(options.weightsFile.path)\n".utf8))
         }
     }

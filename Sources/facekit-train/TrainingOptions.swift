@@ -12,16 +12,22 @@ struct TrainingOptions {
     var dryRun = false
     /// classifiers, head-pose: remember detected landmarks in this file between runs (see ShapeCache).
     var cachePath: String?
+    /// eye-patches: the folder to write the patches to.
+    var outputPath: String?
+    /// classifiers: the eye-state network's held-out probabilities (default: EyeHeldOut.defaultFile).
+    var eyeHeldOutPath: String?
 
     /// The development data folder.
     var data: URL { developmentData.folder }
     var cache: URL? { cachePath.map { URL(fileURLWithPath: $0) } }
+    var eyeHeldOut: URL? { eyeHeldOutPath.map { URL(fileURLWithPath: $0) } }
 
     /// The options' definitions, bound to the group stored at `group`: `--data` always,
     /// `--dry-run` for a command that writes the weights, `--cache` for one that detects
     /// landmarks on many photos.
     static func arguments<Command>(
-        _ group: WritableKeyPath<Command, TrainingOptions>, dryRun: Bool = false, cache: Bool = false
+        _ group: WritableKeyPath<Command, TrainingOptions>, dryRun: Bool = false, cache: Bool = false,
+        output: Bool = false
     ) -> [ArgumentDefinition<Command>] {
         var definitions = [DevelopmentData.argument(group.appending(path: \.developmentData))]
         if dryRun {
@@ -29,12 +35,23 @@ struct TrainingOptions {
                 .flag(
                     "dry-run", group.appending(path: \.dryRun),
                     help: "Print the evaluation without rewriting ClassifierWeights.swift."))
+            definitions.append(
+                .option(
+                    "eye-held-out", group.appending(path: \.eyeHeldOutPath), valueName: "file",
+                    help: "The eye-state network's held-out probabilities (default .eye-model/heldout.csv, "
+                        + "from scripts/train-eye-model)."))
         }
         if cache {
             definitions.append(
                 .option(
                     "cache", group.appending(path: \.cachePath), valueName: "file",
                     help: "Remember detected landmarks in this file between runs, while experimenting."))
+        }
+        if output {
+            definitions.append(
+                .option(
+                    "output", group.appending(path: \.outputPath), valueName: "folder",
+                    help: "The folder to write into (created if missing)."))
         }
         return definitions
     }

@@ -39,6 +39,7 @@ enum NativeInputs {
     static let video = TestData.repository.appendingPathComponent("TestVideos/crossing.mp4").path
     static let yunet = TestData.repository.appendingPathComponent("Sources/FaceKit/BundledModels/yunet_n_320_320.onnx")
         .path
+    static let eyeState = TestData.repository.appendingPathComponent("Sources/FaceKit/BundledModels/eye_state.onnx").path
     static let smileCascade = "/usr/share/opencv4/haarcascades/haarcascade_smile.xml"
     static let landmarks68 = TestData.models + "/shape_predictor_68_face_landmarks.dat"
     static let faceDescriptor = TestData.models + "/dlib_face_recognition_resnet_model_v1.dat"

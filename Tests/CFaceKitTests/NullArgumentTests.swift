@@ -17,6 +17,7 @@ struct NullArgumentTests {
         var tracker: OpaquePointer?
         var hog: OpaquePointer?
         var yunet: OpaquePointer?
+        var eyeState: OpaquePointer?
         var video: OpaquePointer?
         var writer: OpaquePointer?
         var cascade: OpaquePointer?
@@ -30,6 +31,7 @@ struct NullArgumentTests {
             fk_point_tracker_create(15, 3, &tracker, nil)
             fk_detector_create(Int32(FK_DETECTOR_HOG.rawValue), nil, &hog, nil)
             fk_yunet_create(NativeInputs.yunet, &yunet, nil)
+            fk_patch_classifier_create(NativeInputs.eyeState, 32, &eyeState, nil)
             fk_video_open(NativeInputs.video, &video, nil)
             fk_video_writer_create(folder + "/out.avi", "MJPG", 25, 64, 48, &writer, nil)
             fk_cascade_create(NativeInputs.smileCascade, &cascade, nil)
@@ -43,6 +45,7 @@ struct NullArgumentTests {
             fk_cascade_free(cascade)
             fk_video_writer_free(writer)
             fk_video_free(video)
+            fk_patch_classifier_free(eyeState)
             fk_yunet_free(yunet)
             fk_detector_free(hog)
             fk_point_tracker_free(tracker)
@@ -67,6 +70,8 @@ struct NullArgumentTests {
         var extent = fk_text_extent()
         var detections = [fk_detection](repeating: fk_detection(), count: 4)
         var yunetFaces = [fk_yunet_face](repeating: fk_yunet_face(), count: 4)
+        let patch = [UInt8](repeating: 128, count: 32 * 32)
+        var logit: Float = 0
         var points = [fk_point](repeating: fk_point(x: 10, y: 10), count: 68)
         var errors = [Float](repeating: 0, count: 68)
         var pixels = [UInt8](repeating: 0, count: 64 * 48 * 4)
@@ -119,6 +124,11 @@ struct NullArgumentTests {
             ("fk_yunet_detect(out NULL)", {
                 fk_yunet_detect(h.yunet, h.image, region, 1, 0, 0.5, 0.3, nil, 4, &count, $0)
             }),
+            ("fk_patch_classifier_create(path NULL)", { fk_patch_classifier_create(nil, 32, &out, $0) }),
+            ("fk_patch_classifier_create(out NULL)", { fk_patch_classifier_create(NativeInputs.eyeState, 32, nil, $0) }),
+            ("fk_patch_classifier_run(classifier NULL)", { fk_patch_classifier_run(nil, patch, 1, &logit, $0) }),
+            ("fk_patch_classifier_run(patches NULL)", { fk_patch_classifier_run(h.eyeState, nil, 1, &logit, $0) }),
+            ("fk_patch_classifier_run(logits NULL)", { fk_patch_classifier_run(h.eyeState, patch, 1, nil, $0) }),
             ("fk_point_tracker_create(out NULL)", { fk_point_tracker_create(15, 3, nil, $0) }),
             ("fk_point_tracker_push_frame(tracker NULL)", { fk_point_tracker_push_frame(nil, h.image, 1, $0) }),
             ("fk_point_tracker_push_frame(frame NULL)", { fk_point_tracker_push_frame(h.tracker, nil, 1, $0) }),
@@ -208,7 +218,8 @@ struct NullArgumentTests {
         try NativeInputs.withTemporaryFolder { folder in
             let h = Handles(folder: folder)
             for (name, handle) in [
-                ("canvas", h.canvas), ("tracker", h.tracker), ("hog", h.hog), ("yunet", h.yunet), ("video", h.video),
+                ("canvas", h.canvas), ("tracker", h.tracker), ("hog", h.hog), ("yunet", h.yunet), ("eye state", h.eyeState),
+                ("video", h.video),
                 ("writer", h.writer),
             ] {
                 #expect(handle != nil, "\(name) could not be made")
@@ -246,6 +257,7 @@ struct NullArgumentTests {
         fk_image_free(nil)
         fk_detector_free(nil)
         fk_yunet_free(nil)
+        fk_patch_classifier_free(nil)
         fk_point_tracker_free(nil)
         fk_shape_predictor_free(nil)
         fk_video_free(nil)

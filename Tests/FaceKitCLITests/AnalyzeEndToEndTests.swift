@@ -27,6 +27,17 @@ struct AnalyzeEndToEndTests {
         #expect(lines[1].split(separator: ",", omittingEmptySubsequences: false)[3] == "0")
     }
 
+    @Test("the sample row README.md shows is the one scripts/run-sample prints")
+    func readmeSample() throws {
+        let readme = try String(contentsOf: TestData.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let shown = try #require(readme.split(separator: "\n").first { $0.hasPrefix("Tests/Fixtures/astronaut.png,") })
+        let expected = shown.split(separator: ",", omittingEmptySubsequences: false).dropFirst().prefix { $0 != "..." }
+        let run = TestSupport.analyze(["--landmarks", "--classify", TestSupport.astronaut])
+        #expect(run.status == 0)
+        let row = try #require(run.stdoutLines.dropFirst().first).split(separator: ",", omittingEmptySubsequences: false)
+        #expect(Array(row.dropFirst().prefix(expected.count)) == Array(expected), "README shows \(shown)")
+    }
+
     @Test("bad inputs get one stderr line each, good ones are still written, exit status 1")
     func badInputs() throws {
         try TestSupport.withTemporaryFolder { folder in

@@ -15,8 +15,8 @@
  *     be UTF-8 (FaceKit's Swift code passes a name's original bytes).
  *
  * Thread safety: an fk_image and an fk_shape_predictor may be shared between threads for
- * reading. An fk_detector, an fk_yunet and an fk_point_tracker may not: they keep scratch state,
- * so use one per thread.
+ * reading. An fk_detector, an fk_yunet, an fk_patch_classifier and an fk_point_tracker may not:
+ * they keep scratch state, so use one per thread.
  */
 #ifndef CFACEKIT_H
 #define CFACEKIT_H
@@ -222,6 +222,32 @@ void fk_yunet_free(fk_yunet *yunet);
 int32_t fk_yunet_detect(fk_yunet *yunet, const fk_image *image, fk_rect region, float scale,
                         int32_t mirrored, float min_score, float nms_overlap, fk_yunet_face *out,
                         int32_t capacity, int32_t *count, fk_error *error);
+
+/* ---- Patch classification ---------------------------------------------------------------------
+ * A small ONNX network over square grey patches, run through OpenCV's DNN module: the eye-state
+ * model (open or closed), which FaceKit ships in its BundledModels. The network takes a batch of
+ * N x 1 x side x side float patches and gives one logit per patch. Each patch is standardised
+ * before the pass, as in training: its mean grey level subtracted, then divided by its standard
+ * deviation (at least 4 grey levels, so that a flat patch is not amplified into noise).
+ *
+ * Thread safety: an fk_patch_classifier may not be shared between threads (cv::dnn::Net keeps its
+ * activations); use one per thread. It is small (a few hundred kB).
+ */
+typedef struct fk_patch_classifier fk_patch_classifier;
+
+/* Loads the ONNX file at model_path for patches of side x side pixels (8 ... 256) and runs it once
+ * on a blank patch. Fails with FK_MODEL_UNAVAILABLE, naming the path, when the file is missing,
+ * unreadable, not ONNX, takes another input size, or gives more than one output per patch. On
+ * success *out owns a new handle, to be released with fk_patch_classifier_free. */
+int32_t fk_patch_classifier_create(const char *model_path, int32_t side, fk_patch_classifier **out,
+                                   fk_error *error);
+
+void fk_patch_classifier_free(fk_patch_classifier *classifier);
+
+/* Runs the network on count (1 ... 4096) patches, packed one after the other in patches (count x
+ * side x side bytes, rows packed), and writes one logit per patch to logits (count floats). */
+int32_t fk_patch_classifier_run(fk_patch_classifier *classifier, const uint8_t *patches, int32_t count,
+                                float *logits, fk_error *error);
 
 /* ---- Point tracking between frames ------------------------------------------------------------
  * Pyramidal Lucas-Kanade optical flow (OpenCV's calcOpticalFlowPyrLK) from one frame to the next,

@@ -39,6 +39,8 @@ public final class FaceDetector: Sendable {
     /// dlib's face descriptor network, with descriptorMode `.all`: it keeps its activations, so
     /// one face at a time; each detector (each worker) has its own.
     private let descriptorNetwork: Mutex<NativeFaceDescriptor?>
+    /// The eye-state network, with classificationMode `.all`; each detector has its own.
+    private let eyeState: EyeStateModel?
 
     /// Validates `options` and loads the models they need from `models`.
     public convenience init(options: FaceDetectorOptions = FaceDetectorOptions(), models: ModelLocator = ModelLocator())
@@ -110,6 +112,7 @@ public final class FaceDetector: Sendable {
         finder = try makeFinder(options, models)
         descriptorNetwork = Mutex(
             options.descriptorMode == .all ? try NativeFaceDescriptor(modelPath: models.path(for: .faceDescriptor)) : nil)
+        eyeState = options.classificationMode == .all ? try EyeStateModel(modelPath: models.path(for: .eyeState)) : nil
     }
 
     /// Makes YuNet's finder, searching as `plan` says, or as the performance mode does when `nil`.
@@ -242,8 +245,8 @@ public final class FaceDetector: Sendable {
         if options.landmarkMode == .all {
             face.landmarks = LandmarkConstruction.landmarks(from: shape, yawDegrees: angles.y)
         }
-        if options.classificationMode == .all {
-            try FaceClassifier.classify(&face, shape: measured, image: image)
+        if let eyeState {
+            try FaceClassifier.classify(&face, shape: measured, image: image, eyeState: eyeState)
         } else {
             FaceClassifier.markAbsent(&face, Face.Probability.allCases, .notRequested)
         }

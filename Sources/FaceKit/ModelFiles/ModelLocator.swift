@@ -19,6 +19,8 @@ public struct ModelLocator: Sendable {
     public enum Model: String, Sendable, CaseIterable {
         /// The YuNet face detector (ONNX, Apache-2.0). Shipped with FaceKit.
         case faceDetector = "yunet_n_320_320.onnx"
+        /// FaceKit's eye-state network (ONNX, trained by scripts/train-eye-model). Shipped with FaceKit.
+        case eyeState = "eye_state.onnx"
         /// dlib's MMOD CNN face detector, kept for comparison only. From face_recognition_models.
         case cnnFaceDetector = "mmod_human_face_detector.dat"
         /// dlib's 68-point shape predictor, trained on iBUG 300-W: non-commercial use only.
@@ -67,7 +69,7 @@ public struct ModelLocator: Sendable {
             if FileManager.default.isReadableFile(atPath: candidate) { return candidate }
         }
         let remedy =
-            model == .faceDetector
+            model == .faceDetector || model == .eyeState
             ? "it ships with FaceKit (Sources/FaceKit/BundledModels): rebuild, or run scripts/install"
             : "run scripts/setup to fetch it"
         throw .modelUnavailable(

@@ -1,0 +1,95 @@
+// A small convolutional network that reads square grey patches (the eye-state model) through
+// OpenCV's DNN module: each patch standardised, the batch run in one pass, one logit a patch.
+#include "CFaceKit.h"
+#include "guard.hpp"
+#include "native_logging.hpp"
+
+#include <opencv2/dnn.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+/// A patch's spread is floored here (grey levels) so that a flat patch is not blown up into noise.
+constexpr double kMinimumDeviation = 4.0;
+
+}  // namespace
+
+struct fk_patch_classifier {
+    cv::dnn::Net net;
+    int side = 0;
+};
+
+extern "C" int32_t fk_patch_classifier_create(const char *model_path, int32_t side, fk_patch_classifier **out,
+                                              fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(model_path != nullptr && out != nullptr, "model_path and out must not be NULL");
+        fk::require(side >= 8 && side <= 256, "side must be 8 ... 256");
+        fk::silence_native_logging();
+        std::ifstream file(model_path, std::ios::binary);
+        if (!file) throw fk::failure(FK_MODEL_UNAVAILABLE, std::string("cannot open ") + model_path);
+        std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+        auto classifier = std::make_unique<fk_patch_classifier>();
+        try {
+            classifier->net = cv::dnn::readNetFromONNX(bytes.data(), bytes.size());
+        } catch (const cv::Exception &) {
+            throw fk::failure(FK_MODEL_UNAVAILABLE,
+                              std::string(model_path) + " is not a readable ONNX network (truncated or another format)");
+        }
+        if (classifier->net.empty()) throw fk::failure(FK_MODEL_UNAVAILABLE, std::string(model_path) + " holds no network");
+        classifier->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+        classifier->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+        classifier->side = side;
+        // One trial pass: a network of another input size or with more than one output per patch
+        // is refused here, not at the first face.
+        cv::Mat blob(std::vector<int>{1, 1, side, side}, CV_32F, cv::Scalar(0));
+        classifier->net.setInput(blob);
+        cv::Mat result;
+        try {
+            result = classifier->net.forward();
+        } catch (const cv::Exception &) {
+            throw fk::failure(FK_MODEL_UNAVAILABLE, std::string(model_path) + " does not take a 1 x " +
+                                                        std::to_string(side) + " x " + std::to_string(side) +
+                                                        " grey patch");
+        }
+        if (result.total() != 1)
+            throw fk::failure(FK_MODEL_UNAVAILABLE, std::string(model_path) + " gives " + std::to_string(result.total()) +
+                                                        " outputs per patch, not one logit");
+        *out = classifier.release();
+    });
+}
+
+extern "C" void fk_patch_classifier_free(fk_patch_classifier *classifier) { delete classifier; }
+
+extern "C" int32_t fk_patch_classifier_run(fk_patch_classifier *classifier, const uint8_t *patches, int32_t count,
+                                           float *logits, fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(classifier != nullptr && logits != nullptr && patches != nullptr, "NULL argument");
+        fk::require(count >= 1 && count <= 4096, "count must be 1 ... 4096");
+        const int side = classifier->side, area = side * side;
+        cv::Mat blob(std::vector<int>{count, 1, side, side}, CV_32F);
+        float *input = blob.ptr<float>();
+        for (int i = 0; i < count; ++i) {
+            const uint8_t *patch = patches + size_t(i) * area;
+            double sum = 0, squares = 0;
+            for (int k = 0; k < area; ++k) {
+                sum += patch[k];
+                squares += double(patch[k]) * patch[k];
+            }
+            const double mean = sum / area;
+            const double deviation = std::max(kMinimumDeviation, std::sqrt(std::max(0.0, squares / area - mean * mean)));
+            for (int k = 0; k < area; ++k) input[size_t(i) * area + k] = float((patch[k] - mean) / deviation);
+        }
+        classifier->net.setInput(blob);
+        const cv::Mat result = classifier->net.forward();
+        fk::require(int(result.total()) == count, "the network gave another number of outputs than patches");
+        const float *values = result.ptr<float>();
+        for (int i = 0; i < count; ++i) logits[i] = values[i];
+    });
+}

@@ -1,0 +1,38 @@
+internal import CFaceKit
+import Foundation
+
+/// A small ONNX network over square grey patches (`fk_patch_classifier`): one logit per patch.
+/// The eye-state model (``EyeStateModel``) is one. Not thread-safe (OpenCV's network keeps its
+/// activations): use one per thread.
+///
+/// ```swift
+/// let net = try NativePatchClassifier(modelPath: "eye_state.onnx", side: 32)
+/// try net.logits(of: [patch]).count   // 1
+/// ```
+final class NativePatchClassifier {
+    /// The patches' side in pixels.
+    let side: Int
+    private let pointer: OpaquePointer
+
+    /// Runs `fk_patch_classifier_create`: loads the network and checks it takes `side` x `side`.
+    init(modelPath: String, side: Int) throws(FaceKitError) {
+        var created: OpaquePointer?
+        try callNative(subject: modelPath) { fk_patch_classifier_create(modelPath, Int32(side), &created, $0) }
+        pointer = created!
+        self.side = side
+    }
+
+    deinit { fk_patch_classifier_free(pointer) }
+
+    /// Runs `fk_patch_classifier_run` once on all `patches` (each `side` x `side` bytes).
+    func logits(of patches: [[UInt8]]) throws(FaceKitError) -> [Float] {
+        guard !patches.isEmpty else { return [] }
+        precondition(patches.allSatisfy { $0.count == side * side }, "NativePatchClassifier: wrong patch size")
+        let packed = Array(patches.joined())
+        var logits = [Float](repeating: 0, count: patches.count)
+        try callNative(subject: "eye state") {
+            fk_patch_classifier_run(pointer, packed, Int32(patches.count), &logits, $0)
+        }
+        return logits
+    }
+}
