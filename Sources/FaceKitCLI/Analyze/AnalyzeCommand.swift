@@ -251,10 +251,3 @@ struct AnalyzeHooks {
     /// checkpoint, no rename.
     var stopAfter: Int?
 }
-
-extension FaceDetectorOptions.PerformanceMode: ExpressibleByArgument {}
-
-/// An input that could not be analysed, with the line reported for it.
-struct FailedInput: Error {
-    var description: String
-}

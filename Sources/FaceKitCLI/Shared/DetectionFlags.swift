@@ -88,3 +88,6 @@ struct DetectionFlags: Sendable {
         return CommandError("Invalid '\(flags[name] ?? name)': \(reason)")
     }
 }
+
+/// `--mode fast` or `--mode accurate`.
+extension FaceDetectorOptions.PerformanceMode: ExpressibleByArgument {}
