@@ -45,10 +45,9 @@ struct AnalyzeCommand: ParsableCommand {
                 .option(
                     "shard", \.shard, valueName: "k/n",
                     help: "Analyse only the kth of n contiguous shares of the files in path order, as 2/4."),
-                .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
-                .option(
-                    "jobs", \.jobs, valueName: "n",
-                    help: "Analyse this many images at once, one detector each; at most 4 per core."),
+                WorkerFlags.maxPixelsArgument(\.workers),
+                WorkerFlags.jobsArgument(
+                    \.workers, help: "Analyse this many images at once, one detector each; at most 4 per core."),
                 .flag("quiet", \.quiet, help: "Do not show progress and the closing summary on a terminal."),
                 .positional("path", \.paths, help: "An image file, or a folder to search for images."),
             ]
@@ -60,36 +59,20 @@ struct AnalyzeCommand: ParsableCommand {
     var output: String?
     var resume = false
     var shard: String?
-    var maxPixels = FaceImage.defaultMaxPixels
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var workers = WorkerFlags()
     var quiet = false
     var paths: [String] = []
 
     init() {}
 
-    /// The largest `--jobs`: 4 workers per core this process may use.
-    ///
-    /// Each worker is a thread with its own detector (its own YuNet networks; the 68-point model is shared),
-    /// and the analysis is CPU-bound, so workers beyond the cores add memory, not speed. A few more
-    /// than the cores can still help when reading the photos waits (a network file system, a slow
-    /// disk), and 4 per core leaves room for that while keeping memory bounded by the machine's
-    /// size: `--jobs 100000` would have gone for about 15 GB of detectors before any analysis.
-    static var maximumJobs: Int { 4 * ProcessInfo.processInfo.activeProcessorCount }
+    /// The largest `--jobs` (``WorkerFlags/maximumJobs``).
+    static var maximumJobs: Int { WorkerFlags.maximumJobs }
+    /// `--jobs` and `--max-pixels`, as tests and the journal read them.
+    var jobs: Int { workers.jobs }
+    var maxPixels: Int { workers.maxPixels }
 
     func validate() throws(CommandError) {
-        guard jobs >= 1 else {
-            throw CommandError("The value '\(jobs)' is invalid for '--jobs <n>': it must be at least 1")
-        }
-        guard jobs <= Self.maximumJobs else {
-            throw CommandError(
-                "The value '\(jobs)' is invalid for '--jobs <n>': it must be at most \(Self.maximumJobs), "
-                    + "4 per core (\(ProcessInfo.processInfo.activeProcessorCount) here); "
-                    + "more workers than cores only add memory")
-        }
-        guard maxPixels > 0 else {
-            throw CommandError(
-                "The value '\(maxPixels)' is invalid for '--max-pixels <n>': it must be a positive number of pixels")
-        }
+        try workers.validate()
         if output?.isEmpty == true { throw CommandError("The value '' is invalid for '--output <file>'") }
         if let shard, CollectionShard(argument: shard) == nil {
             throw CommandError(
@@ -150,8 +133,7 @@ struct AnalyzeCommand: ParsableCommand {
         }
         // Checked before the models load, so that a refused resume is quick.
         let inputs = try CollectionInputs(paths: paths, shard: collectionShard, resuming: resuming)
-        // Several workers: any dlib network they run gets one BLAS thread each, so N workers use N cores.
-        if jobs > 1 { BLASThreads.set(1) }
+        workers.configureBLAS()
         let detectors = try makeDetectors()
         let known = try people.knownPeople(detector: detectors[0], warnings: context.stderr)
 

@@ -102,10 +102,7 @@ struct AnnotateCommand: ParsableCommand {
         guard (1...100).contains(quality) else {
             throw CommandError("The value '\(quality)' is invalid for '--quality <1-100>': it must be from 1 to 100")
         }
-        guard maxPixels > 0 else {
-            throw CommandError(
-                "The value '\(maxPixels)' is invalid for '--max-pixels <n>': it must be a positive number of pixels")
-        }
+        try WorkerFlags.validate(maxPixels: maxPixels)
         for input in inputs {
             if let problem = AnnotationTarget.outputFolderProblem(input: input, outputFolder: output) {
                 throw CommandError(problem)

@@ -54,8 +54,8 @@ final class GroupAnalysis {
     }
 
     private func addPhotos(_ entries: [ImageFileWalker.Entry]) throws {
-        let maxPixels = command.maxPixels
-        let queue = OrderedWorkQueue(workers: try detectors(), window: 4 * command.jobs) {
+        let maxPixels = command.workers.maxPixels
+        let queue = OrderedWorkQueue(workers: try detectors(), window: 4 * command.workers.jobs) {
             (detector: FaceDetector, entry: ImageFileWalker.Entry) in detector.faces(of: entry, maxPixels: maxPixels)
         }
         queue.run(inputs: entries) { _, entry, result in
@@ -95,12 +95,11 @@ final class GroupAnalysis {
     /// One detector per job, sharing one landmark model, loaded on first use.
     private func detectors() throws -> [FaceDetector] {
         if let loadedDetectors { return loadedDetectors }
-        // Several workers: the descriptor network of each gets one BLAS thread, so N workers use N cores.
-        if command.jobs > 1 { BLASThreads.set(1) }
+        command.workers.configureBLAS()
         do {
             let first = try FaceDetector(options: command.detectorOptions, models: command.detection.models)
             let all = try [first]
-                + (1..<command.jobs).map { _ throws(FaceKitError) in try FaceDetector(sharingModelsWith: first) }
+                + (1..<command.workers.jobs).map { _ throws(FaceKitError) in try FaceDetector(sharingModelsWith: first) }
             loadedDetectors = all
             return all
         } catch {

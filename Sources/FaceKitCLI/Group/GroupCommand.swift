@@ -51,10 +51,9 @@ struct GroupCommand: ParsableCommand {
                 .flag(
                     "all-crops", \.allCrops,
                     help: "Also write every face, upright, as crops/face-<n>.jpg (n: its row of faces.csv, from 0); implies --crops."),
-                .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
-                .option(
-                    "jobs", \.jobs, valueName: "n",
-                    help: "Analyse this many photos at once, one detector each; at most 4 per core."),
+                WorkerFlags.maxPixelsArgument(\.workers),
+                WorkerFlags.jobsArgument(
+                    \.workers, help: "Analyse this many photos at once, one detector each; at most 4 per core."),
                 .flag("quiet", \.quiet, help: "Do not show progress and the closing summary on a terminal."),
                 .positional(
                     "input", \.inputs, help: "A photo, a video, a folder to search for both, or analyze's JSON Lines (.jsonl)."),
@@ -70,8 +69,7 @@ struct GroupCommand: ParsableCommand {
     var output: String?
     var crops = false
     var allCrops = false
-    var maxPixels = FaceImage.defaultMaxPixels
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var workers = WorkerFlags()
     var quiet = false
     var inputs: [String] = []
 
@@ -92,14 +90,7 @@ struct GroupCommand: ParsableCommand {
         guard neighbours >= 1 else {
             throw CommandError("The value '\(neighbours)' is invalid for '--neighbours <k>': it must be at least 1")
         }
-        guard jobs >= 1 && jobs <= AnalyzeCommand.maximumJobs else {
-            throw CommandError(
-                "The value '\(jobs)' is invalid for '--jobs <n>': it must be between 1 and \(AnalyzeCommand.maximumJobs)")
-        }
-        guard maxPixels > 0 else {
-            throw CommandError(
-                "The value '\(maxPixels)' is invalid for '--max-pixels <n>': it must be a positive number of pixels")
-        }
+        try workers.validate()
         if detection.contours {
             throw CommandError("'--contours' cannot be used with group: faces.csv has no contour columns")
         }
@@ -160,7 +151,7 @@ struct GroupCommand: ParsableCommand {
         var failures = analysis.failures
         if crops || allCrops {
             let cropping = GroupCrops(summaries: summaries, faceCount: faces.count, all: allCrops)
-            for message in try cropping.write(faces: faces, into: folder, maxPixels: maxPixels) {
+            for message in try cropping.write(faces: faces, into: folder, maxPixels: workers.maxPixels) {
                 context.stderr.writeDiagnostic(message)
                 failures += 1
             }

@@ -12,8 +12,7 @@ struct ReportAnalysis {
     var people: PeopleFlags
     var video: VideoFlags
     var frames: FrameSelectionFlags
-    var maxPixels: Int
-    var jobs: Int
+    var workers: WorkerFlags
     /// The report's folder, whose pictures (an earlier report's) are not analysed as photos.
     var outputFolder: String
 
@@ -57,11 +56,11 @@ struct ReportAnalysis {
         }
         let known = try people.knownPeople(detector: first, warnings: context.stderr)
         if !photos.isEmpty {
-            if jobs > 1 { BLASThreads.set(1) }
-            let detectors = try [first] + (1..<max(1, min(jobs, photos.count))).map { _ throws(FaceKitError) in
+            workers.configureBLAS()
+            let detectors = try [first] + (1..<max(1, min(workers.jobs, photos.count))).map { _ throws(FaceKitError) in
                 try FaceDetector(sharingModelsWith: first)
             }
-            let maxPixels = self.maxPixels
+            let maxPixels = workers.maxPixels
             let queue = OrderedWorkQueue(workers: detectors, window: 4 * detectors.count) {
                 (detector: FaceDetector, entry: ImageFileWalker.Entry) in detector.faces(of: entry, maxPixels: maxPixels)
             }

@@ -45,9 +45,8 @@ struct ReportCommand: ParsableCommand {
             .option(
                 "sheet-every", \.sheetEvery, valueName: "seconds",
                 help: "Put a frame of each video on its contact sheet this often (at most 48 frames)."),
-            .option(
-                "jobs", \.jobs, valueName: "n", help: "Analyse and cut pictures from this many files at once."),
-            .option("max-pixels", \.maxPixels, valueName: "n", help: "Refuse images with more pixels than this."),
+            WorkerFlags.jobsArgument(\.workers, help: "Analyse and cut pictures from this many files at once."),
+            WorkerFlags.maxPixelsArgument(\.workers),
             .flag("quiet", \.quiet, help: "Do not show progress and the closing summary on a terminal."),
         ]
             + DetectionFlags.arguments(\.detection, contoursHelp: nil)
@@ -64,8 +63,7 @@ struct ReportCommand: ParsableCommand {
     var output: String?
     var facesPerPerson = 24
     var sheetEvery = 2.0
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
-    var maxPixels = FaceImage.defaultMaxPixels
+    var workers = WorkerFlags()
     var quiet = false
     var detection = DetectionFlags()
     var people = PeopleFlags()
@@ -86,14 +84,7 @@ struct ReportCommand: ParsableCommand {
                 "The value '\(sheetEvery.defaultValueDescription)' is invalid for '--sheet-every <seconds>': "
                     + "it must be a positive number of seconds")
         }
-        guard jobs >= 1, jobs <= AnalyzeCommand.maximumJobs else {
-            throw CommandError(
-                "The value '\(jobs)' is invalid for '--jobs <n>': it must be from 1 to \(AnalyzeCommand.maximumJobs)")
-        }
-        guard maxPixels > 0 else {
-            throw CommandError(
-                "The value '\(maxPixels)' is invalid for '--max-pixels <n>': it must be a positive number of pixels")
-        }
+        try workers.validate()
         if detection.contours {
             throw CommandError("'--contours' is not available with 'facekit report': the report does not draw contours")
         }
@@ -146,7 +137,7 @@ struct ReportCommand: ParsableCommand {
         var analysedPhotos: [String] = []
         if !others.isEmpty {
             let analysis = ReportAnalysis(
-                detection: detection, people: people, video: video, frames: frames, maxPixels: maxPixels, jobs: jobs, outputFolder: folder)
+                detection: detection, people: people, video: video, frames: frames, workers: workers, outputFolder: folder)
             let result = try analysis.run(others, context: context, showProgress: !quiet && context.stderr.isTerminal)
             faces += result.faces
             analysedPhotos = result.photosAnalysed
@@ -160,7 +151,7 @@ struct ReportCommand: ParsableCommand {
         collection.knowsFacelessPhotos = tables.isEmpty && !others.isEmpty
         collection.options = options(analysed: !others.isEmpty)
         let site = ReportSite(
-            collection: collection, folder: folder, sheetIntervalSeconds: sheetEvery, jobs: jobs,
+            collection: collection, folder: folder, sheetIntervalSeconds: sheetEvery, jobs: workers.jobs,
             locate: { Self.locate($0, tableFolders: tableFolders) })
         let pictureFailures = try site.write()
         for failure in pictureFailures { context.stderr.writeDiagnostic(failure.reason) }
