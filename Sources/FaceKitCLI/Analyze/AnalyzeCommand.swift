@@ -33,18 +33,11 @@ struct AnalyzeCommand: ParsableCommand {
             \.detection,
             contoursHelp: "Compute the 15 contours of the largest face; needs --format jsonl (CSV has no room).")
             + PeopleFlags.arguments(\.people)
+            + CollectionOutputFlags.arguments(
+                \.collection,
+                resumeHelp: "Continue an interrupted run with the same options and --output where it stopped.",
+                shardHelp: "Analyse only the kth of n contiguous shares of the files in path order, as 2/4.")
             + [
-                .option(
-                    "format", \.format, valueName: "format", help: "Write one CSV row or one JSON object per face."),
-                .option(
-                    "output", \.output, valueName: "file",
-                    help: "Write to this file, replaced only once complete, instead of standard output."),
-                .flag(
-                    "resume", \.resume,
-                    help: "Continue an interrupted run with the same options and --output where it stopped."),
-                .option(
-                    "shard", \.shard, valueName: "k/n",
-                    help: "Analyse only the kth of n contiguous shares of the files in path order, as 2/4."),
                 WorkerFlags.maxPixelsArgument(\.workers),
                 WorkerFlags.jobsArgument(
                     \.workers, help: "Analyse this many images at once, one detector each; at most 4 per core."),
@@ -55,10 +48,7 @@ struct AnalyzeCommand: ParsableCommand {
 
     var detection = DetectionFlags()
     var people = PeopleFlags()
-    var format: OutputFormat = .csv
-    var output: String?
-    var resume = false
-    var shard: String?
+    var collection = CollectionOutputFlags()
     var workers = WorkerFlags()
     var quiet = false
     var paths: [String] = []
@@ -70,18 +60,13 @@ struct AnalyzeCommand: ParsableCommand {
     /// `--jobs` and `--max-pixels`, as tests and the journal read them.
     var jobs: Int { workers.jobs }
     var maxPixels: Int { workers.maxPixels }
+    /// `--format` and `--output`, as tests read them.
+    var format: OutputFormat { collection.format }
+    var output: String? { collection.output }
 
     func validate() throws(CommandError) {
         try workers.validate()
-        if output?.isEmpty == true { throw CommandError("The value '' is invalid for '--output <file>'") }
-        if let shard, CollectionShard(argument: shard) == nil {
-            throw CommandError(
-                "The value '\(shard)' is invalid for '--shard <k/n>': "
-                    + "it must be two whole numbers k/n with 1 <= k <= n, as in 2/4")
-        }
-        if resume && output == nil {
-            throw CommandError("'--resume' needs '--output <file>': only a file output can be continued")
-        }
+        try collection.validate()
         if detection.contours && format == .csv {
             throw CommandError(
                 "'--contours' needs '--format jsonl': the CSV table has no contour columns "
@@ -98,9 +83,6 @@ struct AnalyzeCommand: ParsableCommand {
         return options
     }
 
-    /// The share of the collection to analyse, from `--shard`.
-    var collectionShard: CollectionShard? { shard.flatMap(CollectionShard.init(argument:)) }
-
     /// What the journal records to tell whether a resumed run is the same run.
     var journalSettings: AnalyzeSettings {
         AnalyzeSettings(
@@ -108,7 +90,7 @@ struct AnalyzeCommand: ParsableCommand {
             landmarks: detection.landmarks, contours: detection.contours, classify: detection.classify,
             minFaceSize: detection.minFaceSize, minDetectionScore: detection.minDetectionScore, maxPixels: maxPixels,
             descriptors: people.descriptors, known: people.known, knownTolerance: people.known.map { _ in people.knownTolerance },
-            shard: collectionShard?.description, paths: paths)
+            shard: collection.collectionShard?.description, paths: paths)
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
@@ -118,46 +100,24 @@ struct AnalyzeCommand: ParsableCommand {
     /// ``run(_:)`` with the knobs tests turn: how often to checkpoint, and where to stop as if killed.
     func run(_ context: CommandContext, hooks: AnalyzeHooks) throws -> ExitStatus {
         let showProgress = !quiet && context.stderr.isTerminal
-        // A shard keeps its journal once complete: the record facekit merge and status read.
-        let destination = try output.map { path throws(OutputError) in
-            try CollectionOutput(path: path, keepsJournal: shard != nil, resume: resume)
-        }
-        let file = destination?.resumable
+        guard
+            let run = try CollectionRun.open(
+                collection, settings: journalSettings, paths: paths, context: context, showProgress: showProgress)
+        else { return .success }
         // Whatever happens before the end, the files are left for a later --resume.
-        defer { file?.close() }
-        let plan = try file.map { try ResumePlan.make(for: $0, settings: journalSettings, resume: resume) } ?? .fresh
-        if let file, try plan.finishIfComplete(file, context: context, showProgress: showProgress) { return .success }
-        var resuming: (Int?, JournalCheckpoint, String)?
-        if case .resume(let header, let checkpoint, _) = plan, let file {
-            resuming = (header.collectionSize, checkpoint, file.path)
-        }
-        // Checked before the models load, so that a refused resume is quick.
-        let inputs = try CollectionInputs(paths: paths, shard: collectionShard, resuming: resuming)
+        defer { run.close() }
+        let inputs = run.inputs
         workers.configureBLAS()
         let detectors = try makeDetectors()
         let known = try people.knownPeople(detector: detectors[0], warnings: context.stderr)
 
-        var checkpointer: CollectionCheckpointer?
-        var resumed = CollectionTally()
-        if case .resume(_, let checkpoint, let journalLength) = plan, let file {
-            try file.resume(atByte: checkpoint.bytes, journalLength: journalLength)
-            resumed = checkpoint.tally
-            checkpointer = CollectionCheckpointer(
-                output: file, interval: hooks.checkpointInterval, inputs: inputs.done, digest: inputs.digest,
-                lastPath: inputs.lastPath)
-        } else if let file {
-            try file.start(
-                journalHeader: AnalyzeJournal.line(
-                    AnalyzeJournal.Header(settings: journalSettings, collectionSize: inputs.collectionSize)))
-            checkpointer = CollectionCheckpointer(output: file, interval: hooks.checkpointInterval)
-        }
-        let sink: any TextOutput = destination?.rows ?? context.stdout
-        let writer = format.writer(
+        let resumed = try run.start(checkpointInterval: hooks.checkpointInterval)
+        let checkpointer = run.checkpointer
+        let writer = run.writer(
+            format: format,
             columns: FaceRecordColumns(
                 landmarks: detection.landmarks, contours: detection.contours, descriptors: people.descriptors,
-                people: known != nil),
-            output: sink)
-        if case .fresh = plan { writer.writeHeader() }
+                people: known != nil))
 
         let count = showProgress && inputs.count == nil ? BackgroundWalkCount(paths: paths) : nil
         defer { count?.cancel() }
@@ -198,16 +158,8 @@ struct AnalyzeCommand: ParsableCommand {
         }
         if stoppedByHook { return .failure }
         progress.finish()
-        if let failure = checkpointer?.failure {
-            throw OutputError(failure.description + "; the rows before are kept: run again with --resume to continue")
-        }
-        if let checkpointer {
-            try checkpointer.finish(progress.tally)
-        } else if let stream = destination?.stream {
-            try stream.commit()
-        } else {
-            sink.flush()
-        }
+        if let failure = run.checkpointFailure { throw failure }
+        try run.finish(progress.tally)
         return progress.failures > 0 ? .failure : .success
     }
 

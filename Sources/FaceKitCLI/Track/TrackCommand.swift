@@ -52,18 +52,11 @@ struct TrackCommand: ParsableCommand {
                 .flag("no-reid", \.noReid, help: "Do not re-identify faces by appearance (faster)."),
             ]
             + VideoFlags.arguments(\.video)
+            + CollectionOutputFlags.arguments(
+                \.collection,
+                resumeHelp: "Continue an interrupted run with the same options and --output after its last complete video.",
+                shardHelp: "Track only the kth of n contiguous shares of the videos in path order, as 2/4.")
             + [
-                .option(
-                    "format", \.format, valueName: "format", help: "Write one CSV row or one JSON object per face."),
-                .option(
-                    "output", \.output, valueName: "file",
-                    help: "Write to this file, replaced only once complete, instead of standard output."),
-                .flag(
-                    "resume", \.resume,
-                    help: "Continue an interrupted run with the same options and --output after its last complete video."),
-                .option(
-                    "shard", \.shard, valueName: "k/n",
-                    help: "Track only the kth of n contiguous shares of the videos in path order, as 2/4."),
                 .option(
                     "summary", \.summary, valueName: "file",
                     help: "Also write one CSV row per tracking ID (first and last frame, duration, blinks) to this file."),
@@ -79,10 +72,7 @@ struct TrackCommand: ParsableCommand {
     var reidWindow = TrackerConfiguration().reidentificationWindowMs / 1000
     var noReid = false
     var video = VideoFlags()
-    var format: OutputFormat = .csv
-    var output: String?
-    var resume = false
-    var shard: String?
+    var collection = CollectionOutputFlags()
     var summary: String?
     var quiet = false
     var videos: [String] = []
@@ -124,17 +114,9 @@ struct TrackCommand: ParsableCommand {
                     + "it must not be negative")
         }
         try video.validate()
-        if output?.isEmpty == true { throw CommandError("The value '' is invalid for '--output <file>'") }
+        try collection.validate()
         if summary?.isEmpty == true { throw CommandError("The value '' is invalid for '--summary <file>'") }
-        if let shard, CollectionShard(argument: shard) == nil {
-            throw CommandError(
-                "The value '\(shard)' is invalid for '--shard <k/n>': "
-                    + "it must be two whole numbers k/n with 1 <= k <= n, as in 2/4")
-        }
-        if resume && output == nil {
-            throw CommandError("'--resume' needs '--output <file>': only a file output can be continued")
-        }
-        if resume && summary != nil {
+        if collection.resume && summary != nil {
             throw CommandError(
                 "'--summary' cannot be combined with '--resume': the per-track table is made in one run, "
                     + "and the tracks of videos done before the interruption are not kept")
@@ -144,22 +126,19 @@ struct TrackCommand: ParsableCommand {
                 "'--known' cannot be combined with '--no-reid': tracks are named from the face descriptors "
                     + "that re-identification computes")
         }
-        try people.validate(format: format)
+        try people.validate(format: collection.format)
         try detection.validate(detectorOptions)
     }
-
-    /// The share of the videos to track, from `--shard`.
-    var collectionShard: CollectionShard? { shard.flatMap(CollectionShard.init(argument:)) }
 
     /// What the journal records to tell whether a resumed run is the same run.
     var journalSettings: TrackSettings {
         TrackSettings(
-            facekitVersion: FaceKitCommand.version, format: format.rawValue, mode: detection.mode.rawValue,
+            facekitVersion: FaceKitCommand.version, format: collection.format.rawValue, mode: detection.mode.rawValue,
             landmarks: detection.landmarks, classify: detection.classify, minFaceSize: detection.minFaceSize,
             minDetectionScore: detection.minDetectionScore, every: frames.every, start: frames.start, end: frames.end,
             detectionInterval: video.detectionInterval, smoothing: !video.noSmoothing, maxMissed: maxMissed,
             reidWindow: reidWindow, reid: !noReid, descriptors: people.descriptors, known: people.known,
-            knownTolerance: people.known.map { _ in people.knownTolerance }, shard: collectionShard?.description,
+            knownTolerance: people.known.map { _ in people.knownTolerance }, shard: collection.collectionShard?.description,
             paths: videos)
     }
 
@@ -169,24 +148,14 @@ struct TrackCommand: ParsableCommand {
 
     /// ``run(_:)`` with the knob tests turn: where to stop as if killed.
     func run(_ context: CommandContext, hooks: TrackHooks) throws -> ExitStatus {
-        // A shard keeps its journal once complete: the record facekit merge and status read.
-        let destination = try output.map { path throws(OutputError) in
-            try CollectionOutput(path: path, keepsJournal: shard != nil, resume: resume)
-        }
-        let file = destination?.resumable
+        guard
+            let run = try CollectionRun.open(
+                collection, settings: journalSettings, paths: videos, extensions: ImageFileWalker.videoExtensions,
+                context: context, showProgress: showsProgress(context))
+        else { return .success }
         // Whatever happens before the end, the files are left for a later --resume.
-        defer { file?.close() }
-        let plan = try file.map { try ResumePlan.make(for: $0, settings: journalSettings, resume: resume) } ?? .fresh
-        if let file, try plan.finishIfComplete(file, context: context, showProgress: showsProgress(context)) {
-            return .success
-        }
-        var resuming: (Int?, JournalCheckpoint, String)?
-        if case .resume(let header, let checkpoint, _) = plan, let file {
-            resuming = (header.collectionSize, checkpoint, file.path)
-        }
-        // Checked before the models load, so that a refused resume is quick.
-        let inputs = try CollectionInputs(
-            paths: videos, extensions: ImageFileWalker.videoExtensions, shard: collectionShard, resuming: resuming)
+        defer { run.close() }
+        let inputs = run.inputs
         let summaryFile = try summary.map { path throws(OutputError) in try OutputFile(path: path) }
         let tracker: FaceTracker
         let known: KnownPeople?
@@ -218,24 +187,12 @@ struct TrackCommand: ParsableCommand {
         if let note = tracker.reidentificationNote { context.stderr.writeDiagnostic(note) }
         let started = ContinuousClock.now
 
-        var checkpointer: CollectionCheckpointer?
-        var tally = TrackTally()
-        if case .resume(_, let checkpoint, let journalLength) = plan, let file {
-            try file.resume(atByte: checkpoint.bytes, journalLength: journalLength)
-            tally = TrackTally(resumedFrom: checkpoint.tally)
-            checkpointer = CollectionCheckpointer(
-                output: file, interval: .zero, inputs: inputs.done, digest: inputs.digest, lastPath: inputs.lastPath)
-        } else if let file {
-            try file.start(
-                journalHeader: TrackJournal.line(
-                    TrackJournal.Header(settings: journalSettings, collectionSize: inputs.collectionSize)))
-            checkpointer = CollectionCheckpointer(output: file, interval: .zero)
-        }
-        let sink: any TextOutput = destination?.rows ?? context.stdout
-        let writer = format.writer(
-            columns: FaceRecordColumns(landmarks: detection.landmarks, descriptors: people.descriptors, people: known != nil),
-            output: sink)
-        if case .fresh = plan { writer.writeHeader() }
+        // A video is resumed from its start, so the only checkpoints are at the end of one.
+        var tally = TrackTally(resumedFrom: try run.start(checkpointInterval: .zero))
+        let checkpointer = run.checkpointer
+        let writer = run.writer(
+            format: collection.format,
+            columns: FaceRecordColumns(landmarks: detection.landmarks, descriptors: people.descriptors, people: known != nil))
         var table = summaryFile.map { _ in TrackSummary(countsBlinks: detection.classify, namesPeople: known != nil) }
         var framesLeft = hooks.stopAfterFrames
         for entry in inputs.remaining {
@@ -266,20 +223,11 @@ struct TrackCommand: ParsableCommand {
                 context.stderr.writeDiagnostic(message)
                 tally.failures += 1
             }
-            // A video is resumed from its start, so the only checkpoints are at the end of one.
             checkpointer?.record(entry.path)
             checkpointer?.checkpointIfPending(tally.collectionTally)
-            if let failure = checkpointer?.failure {
-                throw OutputError(failure.description + "; the rows before are kept: run again with --resume to continue")
-            }
+            if let failure = run.checkpointFailure { throw failure }
         }
-        if let checkpointer {
-            try checkpointer.finish(tally.collectionTally)
-        } else if let stream = destination?.stream {
-            try stream.commit()
-        } else {
-            sink.flush()
-        }
+        try run.finish(tally.collectionTally)
         // After the rows, which may go to the same standard output.
         if let summaryFile, let table {
             summaryFile.write(table.csv())
