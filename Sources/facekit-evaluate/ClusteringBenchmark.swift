@@ -48,6 +48,8 @@ struct ClusteringBenchmark: ParsableCommand {
         let (set, generation) = timed { SyntheticDescriptors(faces: faces, people: peopleCount, seed: 1) }
         progress("generated \(faces) descriptors of \(peopleCount) people in \(fixed(generation, 1)) s")
         let clustering = FaceClustering(threshold: threshold, neighbours: neighbours)
+        // As facekit group does: the graph's tiles already use every core.
+        BLASThreads.set(1)
         let graphCPU = processorSeconds()
         let (graph, graphTime) = try timed {
             try NearestNeighbourGraph(

@@ -71,6 +71,8 @@ struct ClusteringEvaluation: ParsableCommand {
         print("\(descriptors.count) faces of \(Set(identities).count) people")
         print()
         var rows: [[String]] = []
+        // As facekit group does: the graph's tiles already use every core.
+        BLASThreads.set(1)
         for threshold in Self.thresholds {
             // As group does: two faces of one photo are never joined directly.
             let found = try FaceClustering(threshold: threshold).cluster(descriptors) { photos[$0] == photos[$1] }

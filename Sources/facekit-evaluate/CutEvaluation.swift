@@ -75,6 +75,8 @@ struct CutEvaluation: ParsableCommand {
         var options = FaceDetectorOptions()
         options.isTrackingEnabled = true
         let tracker = try FaceTracker(options: options, reidentification: .required)
+        // As facekit track does: a re-identifying tracker runs with one BLAS thread.
+        BLASThreads.set(1)
         let video = try VideoReader(contentsOfFile: path)
         var spans: [Int: ClosedRange<Int>] = [:]
         while let frame = try video.next(), let image = frame.image {

@@ -49,6 +49,8 @@ struct TrackingEvaluation: ParsableCommand {
                 options.minFaceSize = sequence.minFaceSize
                 let tracker = try FaceTracker(
                     options: options, models: DevelopmentData.models, reidentification: reidentification)
+                // As facekit track does: a re-identifying tracker runs with one BLAS thread.
+                if tracker.isReidentifying { BLASThreads.set(1) }
                 var tracked: [Int: [Face]] = [:]
                 let (_, seconds) = try timed {
                     var index = 0

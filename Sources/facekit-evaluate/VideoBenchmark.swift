@@ -110,6 +110,8 @@ struct VideoBenchmark: ParsableCommand {
         let tracker = try FaceTracker(
             detector: detector, models: DevelopmentData.models, reidentification: setup.reidentification,
             detectionInterval: setup.interval)
+        // As facekit track does: a re-identifying tracker runs with one BLAS thread.
+        if tracker.isReidentifying { BLASThreads.set(1) }
         return try median((0..<runs).map { _ in
             tracker.reset()
             return try timed {

@@ -5,9 +5,11 @@ internal import CFaceKit
 ///
 /// OpenBLAS uses every core for each product by default, which is right for one worker doing
 /// nothing else. With several workers each running a CNN, give each one thread, so that N workers
-/// use N cores rather than asking for N x cores threads; a re-identifying ``FaceTracker`` does the
-/// same, because OpenBLAS's idle threads spin after each product and take the cores that decoding
-/// and the detector need:
+/// use N cores rather than asking for N x cores threads; do the same for a re-identifying
+/// ``FaceTracker``, because OpenBLAS's idle threads spin after each product and take the cores
+/// that decoding and the detector need, and before ``FaceClustering``, whose tiles already use
+/// every core. No FaceKit type calls it: the setting belongs to the process, so the executable
+/// decides, once, before its work starts:
 ///
 /// ```swift
 /// if jobs > 1 { BLASThreads.set(1) }   // 1 with OpenBLAS, nil with another BLAS

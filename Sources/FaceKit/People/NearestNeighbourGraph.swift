@@ -10,10 +10,11 @@ import Synchronization
 /// each pair of blocks (each unordered pair once: a distance serves both faces) gives one tile of
 /// squared distances from one BLAS product (4 MB), which updates both faces' lists of nearest
 /// (``NeighbourLists``). Memory grows with the number of faces, not its square. The tiles run in
-/// parallel on every core, each worker with lists of its own, merged at the end; each tile's
-/// product runs on one BLAS thread: the graph sets OpenBLAS to one thread per product
-/// (``BLASThreads``, for the whole process, as a re-identifying ``FaceTracker`` does), because
-/// OpenBLAS's own threads on top of these doubled the time on 2 cores (docs/benchmarks.md).
+/// parallel on every core, each worker with lists of its own, merged at the end. Each tile's
+/// product should run on one BLAS thread, because OpenBLAS's own threads on top of these doubled
+/// the time on 2 cores (docs/benchmarks.md); that is a setting of the whole process, so the graph
+/// leaves it to its caller: call `BLASThreads.set(1)` before building one (or before
+/// ``FaceClustering``), as `facekit group` does.
 ///
 /// Among equal distances the face of smaller index is nearer, so the graph does not depend on how
 /// the tiles fell to the workers. The edge list is symmetric by union (an edge when either face is
@@ -71,7 +72,6 @@ import Synchronization
         let next = Mutex(0)
         let failure = Mutex<FaceKitError?>(nil)
         let parts = Mutex<[Int: NeighbourLists]>([:])
-        BLASThreads.set(1)
         descriptors.withUnsafeBufferPointer { rows in
             // Workers only read the descriptors.
             nonisolated(unsafe) let rows = rows

@@ -31,10 +31,12 @@ import Foundation
 /// the faces lost recently (``BoxTracker``). By default it is on when that model is found and
 /// off otherwise (``isReidentifying`` tells which, ``reidentificationUnavailableReason`` why); each
 /// descriptor costs a ResNet pass, run on a thread of its own (``DescriptorWorker``) and waited
-/// for only when a decision needs it. A re-identifying tracker sets the process's BLAS to one
-/// thread (``BLASThreads``): after each product OpenBLAS's idle threads spin for a while, and on
-/// a small machine they take the cores that decoding, the detector and optical flow run on (on
-/// the Hamilton clip, 2 cores: 5-30% more frames per second; docs/benchmarks.md).
+/// for only when a decision needs it. A re-identifying tracker runs best with the process's BLAS
+/// on one thread: after each product OpenBLAS's idle threads spin for a while, and on a small
+/// machine they take the cores that decoding, the detector and optical flow run on (on the
+/// Hamilton clip, 2 cores: 5-30% more frames per second; docs/benchmarks.md). That is a setting
+/// of the whole process, so the tracker leaves it to its caller: call `BLASThreads.set(1)` when
+/// ``isReidentifying`` is true, before the first frame, as `facekit` does.
 ///
 /// With classification on, eye-open probabilities are judged against each tracked face's own
 /// recent openness (``VideoEyeClassifier``), so one person's blink reads as closed even when
@@ -159,7 +161,6 @@ public final class FaceTracker {
             }
         }
         descriptorWorker = descriptorNetwork.map(DescriptorWorker.init(network:))
-        if descriptorWorker != nil { BLASThreads.set(1) }
         tracker = BoxTracker(configuration: configuration)
         pointTracker = try NativePointTracker()
     }

@@ -126,6 +126,7 @@ struct GroupCommand: ParsableCommand {
         var flat: [Float] = []
         flat.reserveCapacity(described.count * FaceDescriptor.length)
         for index in described { flat += faces[index].record.face.descriptor!.values }
+        ProcessBLAS.configureForClustering()
         let found = try clustering.cluster(flat: flat, dimension: FaceDescriptor.length) { a, b in
             faces[described[a]].isApart(from: faces[described[b]])
         }

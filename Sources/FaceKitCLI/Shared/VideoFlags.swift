@@ -33,14 +33,17 @@ struct VideoFlags: Sendable {
     ///
     /// `--detection-interval` counts video frames, so that a face entering the picture is found
     /// as soon whatever `--every` is: the tracker, which counts analysed frames, detects on every
-    /// `max(1, detectionInterval / every)`th of them.
+    /// `max(1, detectionInterval / every)`th of them. A re-identifying tracker sets the process's
+    /// BLAS to one thread (``ProcessBLAS``): every command that tracks makes its tracker here.
     func tracker(
         detector: FaceDetector, configuration: TrackerConfiguration = TrackerConfiguration(), models: ModelLocator,
         reidentification: FaceTracker.Reidentification, every: Int = 1
     ) throws(FaceKitError) -> FaceTracker {
-        try FaceTracker(
+        let tracker = try FaceTracker(
             detector: detector, configuration: configuration, models: models, reidentification: reidentification,
             detectionInterval: max(1, detectionInterval / max(1, every)), smoothing: !noSmoothing)
+        ProcessBLAS.configure(for: tracker)
+        return tracker
     }
 }
 

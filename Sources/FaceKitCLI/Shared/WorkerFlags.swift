@@ -6,9 +6,8 @@ import Foundation
 /// `report`): how many workers, and how large an image each may read. One definition, checked
 /// once, so that every command says the same about the same mistake.
 ///
-/// The group also makes the one process-wide decision that goes with several workers
-/// (``configureBLAS()``): a library object never changes the process's settings, the executable
-/// does.
+/// The group also makes the process-wide decision that goes with several workers
+/// (``configureBLAS()``, through ``ProcessBLAS``).
 ///
 /// ```swift
 /// var workers = WorkerFlags()
@@ -73,7 +72,5 @@ struct WorkerFlags: Sendable {
     /// Gives each BLAS product one thread when there are several workers, so that N workers
     /// running dlib's networks use N cores rather than asking for N x cores threads; call it
     /// before the workers start. One worker keeps OpenBLAS's default (every core).
-    func configureBLAS() {
-        if jobs > 1 { BLASThreads.set(1) }
-    }
+    func configureBLAS() { ProcessBLAS.configure(workers: jobs) }
 }

@@ -1,0 +1,35 @@
+import FaceKit
+
+/// The one place `facekit` decides how many threads the system BLAS (OpenBLAS) gives each matrix
+/// product. It is a setting of the whole process, so the executable makes it, never a library
+/// object: ``BLASThreads`` is FaceKit's switch, and FaceKit's types only document when to use it.
+///
+/// OpenBLAS uses every core for each product by default, which is right for one worker running
+/// one network and nothing else. facekit sets it to one thread in three cases, each measured
+/// (docs/benchmarks.md):
+/// - several workers (``WorkerFlags/configureBLAS()``): N workers then use N cores, not N x cores threads;
+/// - a re-identifying ``FaceTracker``: OpenBLAS's idle threads spin after each descriptor and take
+///   the cores that decoding, YuNet and optical flow need (5-30% more frames per second on 2 cores);
+/// - clustering (``NearestNeighbourGraph``, under ``FaceClustering``): its tiles already run on every
+///   core, and OpenBLAS's threads on top doubled the time on 2 cores.
+///
+/// ```swift
+/// let tracker = try video.tracker(detector: detector, models: models, reidentification: .automatic)
+/// ProcessBLAS.configure(for: tracker)   // one thread when it re-identifies
+/// ```
+enum ProcessBLAS {
+    /// One thread per product when `workers` workers run networks at once; call before they start.
+    static func configure(workers: Int) {
+        if workers > 1 { BLASThreads.set(1) }
+    }
+
+    /// One thread per product when `tracker` computes descriptors, before its first frame.
+    static func configure(for tracker: FaceTracker) {
+        if tracker.isReidentifying { BLASThreads.set(1) }
+    }
+
+    /// One thread per product before faces are clustered.
+    static func configureForClustering() {
+        BLASThreads.set(1)
+    }
+}
