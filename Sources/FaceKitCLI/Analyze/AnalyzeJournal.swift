@@ -31,24 +31,19 @@ struct AnalyzeSettings: JournalSettings {
     var paths: [String]
 
     var phrases: [(key: String, text: String)] {
-        func flag(_ name: String, _ on: Bool) -> String { on ? "--\(name)" : "no --\(name)" }
-        return [
-            ("version", "facekit \(facekitVersion)"),
-            ("format", "--format \(format)"),
-            ("mode", "--mode \(mode)"),
-            ("landmarks", flag("landmarks", landmarks)),
-            ("contours", flag("contours", contours)),
-            ("classify", flag("classify", classify)),
-            ("min-face-size", "--min-face-size \(minFaceSize.defaultValueDescription)"),
-            (
-                "min-detection-score",
-                minDetectionScore.map { "--min-detection-score \($0.defaultValueDescription)" } ?? "no detection scores"
-            ),
-            ("max-pixels", "--max-pixels \(maxPixels)"),
-            ("descriptors", flag("descriptors", descriptors ?? false)),
-            ("known", PeopleFlags.journalPhrase(known: known, tolerance: knownTolerance)),
-            ("shard", shard.map { "--shard \($0)" } ?? "no --shard"),
-            ("paths", "the paths " + paths.joined(separator: ", ")),
-        ]
+        Self.leadingPhrases(facekitVersion: facekitVersion, format: format, mode: mode, landmarks: landmarks)
+            + [
+                ("contours", Self.flagPhrase("contours", contours)),
+                ("classify", Self.flagPhrase("classify", classify)),
+                ("min-face-size", "--min-face-size \(minFaceSize.defaultValueDescription)"),
+                (
+                    "min-detection-score",
+                    minDetectionScore.map { "--min-detection-score \($0.defaultValueDescription)" }
+                        ?? "no detection scores"
+                ),
+                ("max-pixels", "--max-pixels \(maxPixels)"),
+            ]
+            + Self.trailingPhrases(
+                descriptors: descriptors, known: known, knownTolerance: knownTolerance, shard: shard, paths: paths)
     }
 }

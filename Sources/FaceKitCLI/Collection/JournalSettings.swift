@@ -14,6 +14,35 @@ protocol JournalSettings: Codable, Equatable, Sendable {
 }
 
 extension JournalSettings {
+    /// `--name` when `on`, `no --name` when not.
+    static func flagPhrase(_ name: String, _ on: Bool) -> String { on ? "--\(name)" : "no --\(name)" }
+
+    /// The phrases every collection command's settings open with: the version, the format, the
+    /// mode and the landmarks.
+    static func leadingPhrases(facekitVersion: String, format: String, mode: String, landmarks: Bool)
+        -> [(key: String, text: String)]
+    {
+        [
+            ("version", "facekit \(facekitVersion)"),
+            ("format", "--format \(format)"),
+            ("mode", "--mode \(mode)"),
+            ("landmarks", flagPhrase("landmarks", landmarks)),
+        ]
+    }
+
+    /// The phrases every collection command's settings end with: the descriptors, the known
+    /// people, the shard and the paths.
+    static func trailingPhrases(
+        descriptors: Bool?, known: String?, knownTolerance: Double?, shard: String?, paths: [String]
+    ) -> [(key: String, text: String)] {
+        [
+            ("descriptors", flagPhrase("descriptors", descriptors ?? false)),
+            ("known", PeopleFlags.journalPhrase(known: known, tolerance: knownTolerance)),
+            ("shard", shard.map { "--shard \($0)" } ?? "no --shard"),
+            ("paths", "the paths " + paths.joined(separator: ", ")),
+        ]
+    }
+
     /// `(interrupted run, this run)` phrases of the settings that differ.
     func differences(from interrupted: Self) -> (then: [String], now: [String]) {
         var then: [String] = []

@@ -36,27 +36,21 @@ struct TrackSettings: JournalSettings {
     var paths: [String]
 
     var phrases: [(key: String, text: String)] {
-        func flag(_ name: String, _ on: Bool) -> String { on ? "--\(name)" : "no --\(name)" }
-        return [
-            ("version", "facekit \(facekitVersion)"),
-            ("format", "--format \(format)"),
-            ("mode", "--mode \(mode)"),
-            ("landmarks", flag("landmarks", landmarks)),
-            ("classify", flag("classify", classify)),
-            ("min-face-size", "--min-face-size \(minFaceSize.defaultValueDescription)"),
-            ("min-detection-score", "--min-detection-score \(minDetectionScore.defaultValueDescription)"),
-            ("every", "--every \(every)"),
-            ("start", "--start \(start.defaultValueDescription)"),
-            ("end", end.map { "--end \($0.defaultValueDescription)" } ?? "no --end"),
-            ("detection-interval", "--detection-interval \(detectionInterval)"),
-            ("no-smoothing", flag("no-smoothing", !smoothing)),
-            ("max-missed", "--max-missed \(maxMissed)"),
-            ("reid-window", "--reid-window \(reidWindow.defaultValueDescription)"),
-            ("no-reid", flag("no-reid", !reid)),
-            ("descriptors", flag("descriptors", descriptors ?? false)),
-            ("known", PeopleFlags.journalPhrase(known: known, tolerance: knownTolerance)),
-            ("shard", shard.map { "--shard \($0)" } ?? "no --shard"),
-            ("paths", "the paths " + paths.joined(separator: ", ")),
-        ]
+        Self.leadingPhrases(facekitVersion: facekitVersion, format: format, mode: mode, landmarks: landmarks)
+            + [
+                ("classify", Self.flagPhrase("classify", classify)),
+                ("min-face-size", "--min-face-size \(minFaceSize.defaultValueDescription)"),
+                ("min-detection-score", "--min-detection-score \(minDetectionScore.defaultValueDescription)"),
+                ("every", "--every \(every)"),
+                ("start", "--start \(start.defaultValueDescription)"),
+                ("end", end.map { "--end \($0.defaultValueDescription)" } ?? "no --end"),
+                ("detection-interval", "--detection-interval \(detectionInterval)"),
+                ("no-smoothing", Self.flagPhrase("no-smoothing", !smoothing)),
+                ("max-missed", "--max-missed \(maxMissed)"),
+                ("reid-window", "--reid-window \(reidWindow.defaultValueDescription)"),
+                ("no-reid", Self.flagPhrase("no-reid", !reid)),
+            ]
+            + Self.trailingPhrases(
+                descriptors: descriptors, known: known, knownTolerance: knownTolerance, shard: shard, paths: paths)
     }
 }
