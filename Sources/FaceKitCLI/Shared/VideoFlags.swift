@@ -33,8 +33,9 @@ struct VideoFlags: Sendable {
     ///
     /// `--detection-interval` counts video frames, so that a face entering the picture is found
     /// as soon whatever `--every` is: the tracker, which counts analysed frames, detects on every
-    /// `max(1, detectionInterval / every)`th of them. A re-identifying tracker sets the process's
-    /// BLAS to one thread (``ProcessBLAS``): every command that tracks makes its tracker here.
+    /// `max(1, detectionInterval / every)`th of them. Every command that tracks makes its tracker
+    /// here, so this is where the process's BLAS is set to one thread when the tracker
+    /// re-identifies (``ProcessBLAS``).
     func tracker(
         detector: FaceDetector, configuration: TrackerConfiguration = TrackerConfiguration(), models: ModelLocator,
         reidentification: FaceTracker.Reidentification, every: Int = 1
