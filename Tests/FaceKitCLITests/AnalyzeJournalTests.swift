@@ -56,6 +56,26 @@ struct AnalyzeJournalTests {
         #expect(AnalyzeJournal.contents(Self.lines([#"{"journal":"something else","version":1}"#])) == .none)
     }
 
+    @Test("a checkpoint with a count below 0, or a header with a negative collection size, is damaged")
+    func negativeCounts() {
+        let header = AnalyzeJournal.line(AnalyzeJournal.Header(settings: Self.settings))
+        let one = AnalyzeJournal.line(Self.checkpoint(1))
+        for negative in [
+            one.replacingOccurrences(of: #""inputs":1"#, with: #""inputs":-5"#),
+            one.replacingOccurrences(of: #""files":1"#, with: #""files":-1"#),
+        ] {
+            #expect(negative != one)
+            let lines = Self.lines([header, one, negative])
+            #expect(
+                AnalyzeJournal.contents(lines)
+                    == .run(AnalyzeJournal.Header(settings: Self.settings), Self.checkpoint(1), validLength: lines[1].end))
+        }
+        let sized = AnalyzeJournal.line(AnalyzeJournal.Header(settings: Self.settings, collectionSize: 12))
+        let negativeSize = sized.replacingOccurrences(of: #""collection_size":12"#, with: #""collection_size":-12"#)
+        #expect(negativeSize != sized)
+        #expect(AnalyzeJournal.contents(Self.lines([negativeSize, one])) == .none)
+    }
+
     @Test("differences name each option as written on the command line")
     func differences() {
         var other = Self.settings

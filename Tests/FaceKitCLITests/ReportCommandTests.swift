@@ -29,6 +29,35 @@ struct ReportCommandTests {
         let sizes = SVGHistogram.doublingBins([20, 31.9, 32, 100, 640])
         #expect(sizes.map(\.label) == ["16-32", "32-64", "64-128", "128-256", "256-512", "512-1024"])
         #expect(sizes.map(\.count) == [2, 1, 1, 0, 0, 1])
+        // Sizes no image has are left out rather than overflow a bin's bounds.
+        #expect(SVGHistogram.doublingBins([20, 1e19, .infinity]).map(\.label) == ["16-32"])
+    }
+
+    @Test("A face box that is not finite, out of range or without area is an error naming the file and row")
+    func badBoxes() throws {
+        let header = "source,frame,timestamp_ms,face,tracking_id,x,y,width,height\n"
+        for (box, row) in [("10,10,1e19,20", 2), ("10,nan,20,20", 2), ("10,10,0,20", 2), ("10,10,20,-3", 2)] {
+            let text = header + "a.jpg,,,0,,1,2,30,40\n" + "b.jpg,,,0,," + box + "\n"
+            #expect(throws: ReportTable.Unreadable.self) { try ReportTable.csv(CSVTable(text: text), path: "t.csv") }
+            do {
+                _ = try ReportTable.csv(CSVTable(text: text), path: "t.csv")
+            } catch {
+                #expect(error.description.hasPrefix("t.csv: data row \(row): a face box must be finite"), "\(error.description)")
+            }
+        }
+        let line = #"{"source":"a.jpg","face":0,"box":{"x":10.5,"y":20.5,"width":20000000,"height":40}}"#
+        do {
+            _ = try ReportTable.jsonLines(line + "\n", path: "t.jsonl")
+            Issue.record("a box 20,000,000 px wide was read")
+        } catch {
+            #expect(error.description.hasPrefix("t.jsonl: line 1: a face box must be finite"), "\(error.description)")
+        }
+        let good = try ReportTable.csv(CSVTable(text: header + "a.jpg,,,0,,1,2,30,40\n"), path: "t.csv")
+        guard case .faces(let faces) = good else {
+            Issue.record("not read as faces")
+            return
+        }
+        #expect(faces.map(\.box) == [CGRect(x: 1, y: 2, width: 30, height: 40)])
     }
 
     @Test("A track's segments break at gaps; a blink is marked where the eyes open again")

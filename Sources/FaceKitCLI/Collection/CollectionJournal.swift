@@ -51,12 +51,13 @@ enum CollectionJournal<S: JournalSettings> {
     /// Reads the lines of a journal; lines after a damaged one are ignored.
     static func contents(_ lines: [ResumableFileOutput.JournalLine]) -> Contents {
         guard let first = lines.first, let header = decode(Header.self, first.text),
-            header.journal == S.journalName, header.version == 1
+            header.journal == S.journalName, header.version == 1, (header.collectionSize ?? 0) >= 0
         else { return .none }
         var last: Checkpoint?
         var validLength = first.end
         for line in lines.dropFirst() {
-            guard let checkpoint = decode(Checkpoint.self, line.text) else { break }
+            // A count below 0 is never written: such a line is damaged, like a torn one.
+            guard let checkpoint = decode(Checkpoint.self, line.text), checkpoint.isPlausible else { break }
             last = checkpoint
             validLength = line.end
         }
@@ -76,6 +77,12 @@ struct JournalCheckpoint: Codable, Equatable, Sendable {
     var lastPath: String?
     /// Set on the last checkpoint, once every input is done.
     var complete = false
+
+    /// Whether every count is one a run can have written (none below 0).
+    var isPlausible: Bool {
+        inputs >= 0 && tally.files >= 0 && tally.faces >= 0 && tally.failures >= 0 && (tally.frames ?? 0) >= 0
+            && (tally.tracks ?? 0) >= 0
+    }
 }
 
 /// The JSON form of journal lines: one object per line, snake-case keys, sorted.

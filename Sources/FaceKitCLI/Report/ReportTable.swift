@@ -115,15 +115,20 @@ enum ReportTable {
         }
         var faces: [ReportFace] = []
         faces.reserveCapacity(table.rows.count)
-        for row in table.rows {
+        for (number, row) in table.rows.enumerated() {
             let cell = cells(row)
             guard let source = cell("source").map(Self.path(fromText:)), row.count > max(x, y, width, height),
                 let bx = Double(row[x]), let by = Double(row[y]), let bw = Double(row[width]),
                 let bh = Double(row[height])
             else { continue }
+            guard let box = Self.box(x: bx, y: by, width: bw, height: bh) else {
+                throw Unreadable(
+                    description: "\(path): data row \(number + 1): \(Self.badBox) (x,y,width,height are "
+                        + "\(row[x]),\(row[y]),\(row[width]),\(row[height]))")
+            }
             var face = ReportFace(
                 source: source, frame: cell("frame").flatMap(Int.init), timestampMs: cell("timestamp_ms").flatMap(Double.init),
-                index: cell("face").flatMap(Int.init) ?? 0, box: CGRect(x: bx, y: by, width: bw, height: bh))
+                index: cell("face").flatMap(Int.init) ?? 0, box: box)
             face.trackingID = cell("tracking_id").flatMap(Int.init)
             face.detectionScore = cell("detection_score").flatMap(Double.init)
             face.headEulerX = cell("head_euler_x").flatMap(Double.init)
@@ -160,9 +165,12 @@ enum ReportTable {
                 throw Unreadable(
                     description: "\(path): line \(number + 1) is not a face object of analyze or track --format jsonl")
             }
+            guard let box = Self.box(x: x, y: y, width: width, height: height) else {
+                throw Unreadable(description: "\(path): line \(number + 1): \(Self.badBox)")
+            }
             var face = ReportFace(
                 source: source, frame: object["frame"] as? Int, timestampMs: double(object["timestamp_ms"]),
-                index: object["face"] as? Int ?? 0, box: CGRect(x: x, y: y, width: width, height: height))
+                index: object["face"] as? Int ?? 0, box: box)
             face.trackingID = object["tracking_id"] as? Int
             face.detectionScore = double(object["detection_score"])
             let euler = object["head_euler"] as? [String: Any]
@@ -191,6 +199,21 @@ enum ReportTable {
             faces.append(face)
         }
         return faces
+    }
+
+    /// The largest box coordinate or side a table may give, in pixels: far beyond any image
+    /// FaceKit decodes, and small enough that no size computed from it can overflow.
+    static let largestCoordinate = 10_000_000.0
+
+    static let badBox =
+        "a face box must be finite numbers of pixels, within 10000000 of 0, with a width and height above 0"
+
+    /// The face box these numbers describe, or `nil` when they cannot be one (not finite, out of
+    /// range, or without area).
+    static func box(x: Double, y: Double, width: Double, height: Double) -> CGRect? {
+        guard [x, y, width, height].allSatisfy({ $0.isFinite && abs($0) <= largestCoordinate }), width > 0, height > 0
+        else { return nil }
+        return CGRect(x: x, y: y, width: width, height: height)
     }
 
     /// A `source` cell as the path it stands for: the tables write a path's bytes that are not

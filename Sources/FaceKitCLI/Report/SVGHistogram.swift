@@ -67,7 +67,8 @@ struct SVGHistogram {
     /// smallest to that of the largest: face sizes span orders of magnitude, and a bin per
     /// doubling reads as "small, medium, large" at any scale.
     static func doublingBins(_ values: [Double]) -> [(label: String, count: Int)] {
-        let positive = values.filter { $0 >= 1 && $0.isFinite }
+        // Up to 2^40 px, far past any image, so that a bin's bounds always fit an Int.
+        let positive = values.filter { $0 >= 1 && $0 < 0x1p40 }
         guard let low = positive.min(), let high = positive.max() else { return [] }
         let first = Int(log2(low).rounded(.down)), last = Int(log2(high).rounded(.down))
         var counts = [Int](repeating: 0, count: last - first + 1)
