@@ -142,6 +142,19 @@ struct ArgumentParsingTests {
         #expect(try parse(["--jobs", String(maximum), "a.jpg"]).jobs == maximum)
     }
 
+    @Test(
+        "--jobs counts the cores the process may use: under taskset -c 0, at most 4",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset") && TestSupport.executable != nil))
+    func jobsFollowAffinity() throws {
+        let run = try TestSupport.runProcess(
+            "/usr/bin/taskset", ["-c", "0", TestSupport.executable!, "analyze", "--jobs", "5", TestSupport.astronaut],
+            killedAfter: 300)
+        #expect(run.status == 64)
+        #expect(
+            run.stderr.hasPrefix("Error: The value '5' is invalid for '--jobs <n>': it must be at most 4, 4 per core (1 usable here)"),
+            "\(run.stderr)")
+    }
+
     @Test("a FaceKit option error is restated with the command-line option")
     func optionErrorRestated() {
         let error = DetectionFlags.usageError(.invalidOption(name: "minFaceSize", reason: "must be in (0, 1]"))

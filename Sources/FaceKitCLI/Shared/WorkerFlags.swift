@@ -16,19 +16,19 @@ import Foundation
 /// workers.configureBLAS()   // one BLAS thread per worker
 /// ```
 struct WorkerFlags: Sendable {
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var jobs = UsableCores.count
     var maxPixels = FaceImage.defaultMaxPixels
 
     init() {}
 
-    /// The largest `--jobs`: 4 workers per core this process may use.
+    /// The largest `--jobs`: 4 workers per core this process may use (``UsableCores``).
     ///
     /// Each worker is a thread with its own detector (its own YuNet networks; the 68-point model is shared),
     /// and the analysis is CPU-bound, so workers beyond the cores add memory, not speed. A few more
     /// than the cores can still help when reading the photos waits (a network file system, a slow
     /// disk), and 4 per core leaves room for that while keeping memory bounded by the machine's
     /// size: `--jobs 100000` would have gone for about 15 GB of detectors before any analysis.
-    static var maximumJobs: Int { 4 * ProcessInfo.processInfo.activeProcessorCount }
+    static var maximumJobs: Int { 4 * UsableCores.count }
 
     /// `--jobs`, bound to the group stored at `group` in `Command`; `help` says what a worker does
     /// in that command. Apart from `--max-pixels`, so that each command keeps its own order in
@@ -55,7 +55,7 @@ struct WorkerFlags: Sendable {
         guard jobs <= Self.maximumJobs else {
             throw CommandError(
                 "The value '\(jobs)' is invalid for '--jobs <n>': it must be at most \(Self.maximumJobs), "
-                    + "4 per core (\(ProcessInfo.processInfo.activeProcessorCount) here); "
+                    + "4 per core (\(UsableCores.count) usable here); "
                     + "more workers than cores only add memory")
         }
         try Self.validate(maxPixels: maxPixels)
