@@ -95,6 +95,25 @@ struct KnownPeopleTests {
             let missing = TestSupport.analyze(["--known", root + "/nowhere", TestSupport.astronaut])
             #expect(missing.status == 64)
             #expect(missing.stderr.contains("no such folder"))
+            let file = try TestSupport.makeFile(root, "Ada.jpg", contents: TestSupport.astronautData())
+            let given = TestSupport.analyze(["--known", file, TestSupport.astronaut])
+            #expect(given.status == 64)
+            #expect(given.stderr.contains("Invalid '--known \(file)': a file, not a folder"), "\(given.stderr)")
+        }
+    }
+
+    @Test("hidden entries and person folders without an image are named in a warning, not dropped silently")
+    func skippedEntries() throws {
+        try TestSupport.withTemporaryFolder { root in
+            let known = root + "/known"
+            try TestSupport.makeFile(known, "Eileen Collins.png", contents: TestSupport.astronautData())
+            try TestSupport.makeFile(known, ".cache/a.png", contents: TestSupport.astronautData())
+            try TestSupport.makeFile(known, "Nobody/notes.txt", contents: Data("no photo yet\n".utf8))
+            let run = TestSupport.analyze(["--known", known, TestSupport.astronaut])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("\(known)/.cache: skipped in '--known': a hidden name"), "\(run.stderr)")
+            #expect(run.stderr.contains("\(known)/Nobody: skipped in '--known': the folder holds no image"), "\(run.stderr)")
+            #expect(Self.people(run).map(\.person) == ["Eileen Collins"])
         }
     }
 

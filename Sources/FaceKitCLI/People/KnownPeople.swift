@@ -50,7 +50,8 @@ struct KnownPeople {
     /// used, is a usage error (``CommandError``); each skipped image is reported on `warnings`.
     init(directory: String, tolerance: Double, detector: FaceDetector, warnings: any TextOutput) throws {
         precondition(detector.options.descriptorMode == .all, "KnownPeople: the detector must compute descriptors")
-        let references = try Self.referenceImages(in: directory)
+        let (references, skipped) = try Self.referenceImages(in: directory)
+        for entry in skipped { warnings.writeDiagnostic("\(entry.path): skipped in '--known': \(entry.reason)") }
         var people: [Person] = []
         for (name, paths) in references {
             var descriptors: [FaceDescriptor] = []
@@ -96,26 +97,49 @@ struct KnownPeople {
 
     // MARK: - Reading the folder
 
+    /// An entry of the folder that names no one, and why.
+    struct SkippedEntry: Equatable {
+        var path: String
+        var reason: String
+    }
+
     /// Person name -> image paths, in name order: sub-folders (their images, not recursive) and
-    /// images directly in `directory` (named by their file name without extension).
-    static func referenceImages(in directory: String) throws(CommandError) -> [(name: String, paths: [String])] {
+    /// images directly in `directory` (named by their file name without extension); and the
+    /// entries that name no one (hidden ones, folders without an image), to be said, not
+    /// silently dropped. Other files (a notes.txt) are passed over, as a photo walk does.
+    static func referenceImages(in directory: String) throws(CommandError)
+        -> (people: [(name: String, paths: [String])], skipped: [SkippedEntry])
+    {
         let files = FileManager.default
         var isFolder: ObjCBool = false
-        guard files.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue else {
+        guard files.fileExists(atPath: directory, isDirectory: &isFolder) else {
             throw CommandError("Invalid '--known \(directory)': no such folder")
+        }
+        guard isFolder.boolValue else {
+            throw CommandError(
+                "Invalid '--known \(directory)': a file, not a folder; give the folder that holds one folder "
+                    + "or one image per person")
         }
         guard let entries = try? files.contentsOfDirectory(atPath: directory) else {
             throw CommandError("Invalid '--known \(directory)': the folder cannot be read")
         }
         var byName: [String: [String]] = [:]
-        for entry in entries.sorted() where !entry.hasPrefix(".") {
+        var skipped: [SkippedEntry] = []
+        for entry in entries.sorted() {
             let path = (directory as NSString).appendingPathComponent(entry)
             var entryIsFolder: ObjCBool = false
             _ = files.fileExists(atPath: path, isDirectory: &entryIsFolder)
-            if entryIsFolder.boolValue {
+            if entry.hasPrefix(".") {
+                if entryIsFolder.boolValue || ImageFileWalker.isImageFileName(entry) {
+                    skipped.append(SkippedEntry(path: path, reason: "a hidden name (starting with '.') names no one"))
+                }
+            } else if entryIsFolder.boolValue {
                 let images = ((try? files.contentsOfDirectory(atPath: path)) ?? []).sorted()
                     .filter { !$0.hasPrefix(".") && ImageFileWalker.isImageFileName($0) }
                     .map { (path as NSString).appendingPathComponent($0) }
+                if images.isEmpty {
+                    skipped.append(SkippedEntry(path: path, reason: "the folder holds no image, so \(entry) cannot be named"))
+                }
                 if !images.isEmpty { byName[entry, default: []] += images }
             } else if ImageFileWalker.isImageFileName(entry) {
                 byName[(entry as NSString).deletingPathExtension, default: []].append(path)
@@ -126,7 +150,7 @@ struct KnownPeople {
                 "Invalid '--known \(directory)': it holds no images; put one folder per person (DIR/<name>/*.jpg) "
                     + "or one image per person (DIR/<name>.jpg)")
         }
-        return byName.keys.sorted().map { ($0, byName[$0]!) }
+        return (byName.keys.sorted().map { ($0, byName[$0]!) }, skipped)
     }
 
     /// Why a reference image was not used.
