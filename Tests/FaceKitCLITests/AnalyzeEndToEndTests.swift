@@ -38,6 +38,40 @@ struct AnalyzeEndToEndTests {
         #expect(Array(row.dropFirst().prefix(expected.count)) == Array(expected), "README shows \(shown)")
     }
 
+    /// Headers that promise a 9000 x 9000 image, followed by almost no data.
+    static func truncatedHeaders() -> [(name: String, bytes: [UInt8])] {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+        func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16) }
+        let side = 9000
+        let bmp = Array("BM".utf8) + le32(54 + side * side * 3) + le32(0) + le32(54) + le32(40) + le32(side) + le32(side)
+            + le16(1) + le16(24) + le32(0) + le32(side * side * 3) + le32(2835) + le32(2835) + le32(0) + le32(0)
+        let ppm = Array("P6\n\(side) \(side)\n255\n".utf8)
+        var tiff = Array("II".utf8) + le16(42) + le32(8) + le16(8)
+        for (tag, type, value) in [
+            (256, 4, side), (257, 4, side), (258, 3, 8), (259, 3, 1), (262, 3, 1), (273, 4, 200), (278, 4, side),
+            (279, 4, side * side),
+        ] {
+            tiff += le16(tag) + le16(type) + le32(1) + (type == 3 ? le16(value) + le16(0) : le32(value))
+        }
+        tiff += le32(0)
+        return [("big.bmp", bmp), ("big.ppm", ppm), ("big.tif", tiff)].map { ($0.0, $0.1 + [UInt8](repeating: 7, count: 1000)) }
+    }
+
+    @Test("a header that promises more than the file holds gets FaceKit's one line, not OpenCV's own")
+    func truncatedHeadersSayOneThing() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let paths = try Self.truncatedHeaders().map { try TestSupport.makeFile(folder, $0.name, contents: Data($0.bytes)) }
+            let run = try TestSupport.runExecutable(["analyze", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent"] + paths)
+            #expect(run.status == 1)
+            #expect(!run.stderr.contains("imdecode_"), "\(run.stderr)")
+            let lines = run.stderrLines
+            #expect(lines.count == paths.count, "\(run.stderr)")
+            for (line, path) in zip(lines, paths) {
+                #expect(line.hasPrefix("facekit: ") && line.contains(path), "\(line)")
+            }
+        }
+    }
+
     @Test("bad inputs get one stderr line each, good ones are still written, exit status 1")
     func badInputs() throws {
         try TestSupport.withTemporaryFolder { folder in

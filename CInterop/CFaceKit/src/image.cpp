@@ -221,6 +221,7 @@ std::unique_ptr<fk_image> decode(const Bytes &bytes, int64_t max_pixels, int32_t
     // alpha for explicit conversion. EXIF orientation is applied where OpenCV reads it.
     cv::Mat decoded;
     try {
+        fk::QuietStandardError quiet;
         decoded = cv::imdecode(bytes, cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR);
     } catch (const cv::Exception &e) {
         throw fk::failure(FK_NOT_AN_IMAGE, std::string("decoder failed: ") + e.err);
