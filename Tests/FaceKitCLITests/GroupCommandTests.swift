@@ -198,6 +198,37 @@ struct GroupCommandTests {
         }
     }
 
+    @Test("JSON Lines: absurd numbers, a descriptor of text and a line of 2 MiB are skipped by name; memory stays bounded")
+    func absurdLines() throws {
+        try TestSupport.withTemporaryFolder { root in
+            func line(descriptor: String, quality: String = "0.5") -> String {
+                #"{"source":"a.jpg","frame":null,"face":0,"box":{"x":1,"y":2,"width":30,"height":40},"quality":\#(quality),"descriptor":\#(descriptor)}"#
+            }
+            let numbers = (0..<128).map { _ in "0.01" }
+            let good = line(descriptor: "[" + numbers.joined(separator: ",") + "]")
+            let lines = [
+                good,
+                line(descriptor: "[1e308," + numbers.dropFirst().joined(separator: ",") + "]"),
+                line(descriptor: #""abc""#),
+                line(descriptor: "[" + numbers.joined(separator: ",") + "]", quality: "1e300"),
+                good.replacingOccurrences(of: #""a.jpg""#, with: "\"" + String(repeating: "x", count: 2 << 20) + "\""),
+                good,
+            ]
+            let file = try TestSupport.makeFile(root, "faces.jsonl", contents: Data((lines.joined(separator: "\n") + "\n").utf8))
+            let run = Self.group(["--output", root + "/out", file])
+            #expect(run.status == 1)
+            #expect(run.stderrLines.count == 4, "\(run.stderr)")
+            for (number, reason) in [
+                (2, "\"descriptor\" is neither null nor 128 numbers"), (3, "\"descriptor\" is neither null nor 128 numbers"),
+                (4, "\"quality\" is not a number from 0 to 1"), (5, "longer than 1024 KiB"),
+            ] {
+                #expect(run.stderr.contains("faces.jsonl: line \(number) skipped: \(reason)"), "line \(number): \(run.stderr)")
+            }
+            let faces = try Self.table(root + "/out/faces.csv")
+            #expect(faces.count == 2 && faces.allSatisfy { $0["person_id"] == "0" && $0["quality"] == "0.5" })
+        }
+    }
+
     @Test("--all-crops: an upright 150 px picture per face, and each person's best shot as person-<id>.jpg", .needsModels)
     func crops() throws {
         try TestSupport.withTemporaryFolder { root in

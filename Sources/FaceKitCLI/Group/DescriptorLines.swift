@@ -26,7 +26,13 @@ enum DescriptorLines {
     static func read(_ path: String) throws(FailedInput) -> Contents {
         var contents = Contents()
         let shown = FilePathEncoding.text(path)
-        try LineFileReader.forEachLine(of: path) { (bytes, number) throws(FailedInput) in
+        try LineFileReader.forEachLine(of: path) { (line, number) throws(FailedInput) in
+            guard let bytes = line else {
+                contents.skippedLines.append(
+                    "\(shown): line \(number) skipped: longer than \(LineFileReader.maximumLineLength / 1024) KiB, "
+                        + "which no face's line is")
+                return
+            }
             guard bytes.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != 13 }) else {
                 return
             }
@@ -88,13 +94,16 @@ enum DescriptorLines {
         case missing(String)
         case noDescriptorKey
         case badDescriptor
+        case badQuality
 
         var description: String {
             switch self {
             case .notJSON: "not a JSON object"
             case .missing(let key): "no valid \"\(key)\""
             case .noDescriptorKey: "no \"descriptor\" (analysed without --descriptors)"
-            case .badDescriptor: "\"descriptor\" is not \(FaceDescriptor.length) numbers"
+            case .badDescriptor:
+                "\"descriptor\" is neither null nor \(FaceDescriptor.length) numbers within \(Int(DescriptorLines.largestDescriptorValue)) of 0"
+            case .badQuality: "\"quality\" is not a number from 0 to 1"
             }
         }
     }
@@ -125,7 +134,10 @@ enum DescriptorLines {
             }
         }
         face.trackingID = integer(object["tracking_id"])
-        face.quality = number(object["quality"]) ?? 0
+        if let quality = object["quality"], !(quality is NSNull) {
+            guard let value = number(quality), (0...1).contains(value) else { throw .badQuality }
+            face.quality = value
+        }
         if let landmarks = object["landmarks"] as? [String: Any] {
             for type in FaceLandmark.LandmarkType.allCases {
                 if let point = landmarks[type.snakeCaseName] as? [Any], point.count == 2, let px = number(point[0]),
@@ -137,11 +149,13 @@ enum DescriptorLines {
         }
         switch object["descriptor"] {
         case let values as [Any]:
-            let floats = values.compactMap { number($0).map(Float.init) }
+            let floats = values.compactMap { number($0) }.filter { abs($0) <= Self.largestDescriptorValue }.map(Float.init)
             guard floats.count == FaceDescriptor.length, values.count == FaceDescriptor.length else { throw .badDescriptor }
             face.descriptor = FaceDescriptor(values: floats)
-        default:
+        case is NSNull:
             face.descriptorAbsenceReason = (absent["descriptor"] as? String).flatMap(Face.AbsenceReason.init)
+        default:
+            throw .badDescriptor
         }
         let source = FilePathEncoding.string(fromPathBytes: FilePathEncoding.pathBytes(fromText: sourceText))
         let frame = integer(object["frame"])
@@ -149,6 +163,11 @@ enum DescriptorLines {
             source: source, frame: frame, timestampMilliseconds: number(object["timestamp_ms"]), index: index, face: face)
         return GroupedFace(record: record, firstFrame: frame, lastFrame: frame)
     }
+
+    /// The largest descriptor value read: dlib's descriptors have about unit length, so their
+    /// values lie within ±1; far larger ones (1e308 would overflow a Float and every distance
+    /// computed from it) can only come from a damaged file.
+    static let largestDescriptorValue = 100.0
 
     /// A JSON number as a finite Double.
     private static func number(_ value: Any?) -> Double? {

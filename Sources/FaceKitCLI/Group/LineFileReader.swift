@@ -8,13 +8,18 @@ import FaceKit
 
 /// Reads a text file line by line through a file descriptor (so that a path that is not UTF-8
 /// opens as given), a megabyte at a time, without holding the whole file; only a regular file
-/// (``RegularFile``).
+/// (``RegularFile``). A line longer than ``maximumLineLength`` is not kept: its bytes are passed
+/// over to the next line break, so one absurd line cannot take the memory of the machine.
 enum LineFileReader {
-    /// Hands `body` each line's bytes (without its LF; a last line without LF too) and its 1-based
-    /// number. Throws the system's message when the file cannot be opened or read, or why it is
-    /// not a regular file.
+    /// The longest line kept, in bytes: a face's JSON line with its 133 contour points and
+    /// descriptor is about 10 KB.
+    static let maximumLineLength = 1 << 20
+
+    /// Hands `body` each line's bytes (without its LF; a last line without LF too), or `nil` for a
+    /// line longer than ``maximumLineLength``, and its 1-based number. Throws the system's message
+    /// when the file cannot be opened or read, or why it is not a regular file.
     static func forEachLine(
-        of path: String, _ body: (ArraySlice<UInt8>, Int) throws(FailedInput) -> Void
+        of path: String, _ body: (ArraySlice<UInt8>?, Int) throws(FailedInput) -> Void
     ) throws(FailedInput) {
         let descriptor: Int32
         switch RegularFile.open(path, O_RDONLY) {
@@ -24,6 +29,7 @@ enum LineFileReader {
         defer { _ = close(descriptor) }
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         var pending: [UInt8] = []
+        var tooLong = false
         var number = 0
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -35,17 +41,28 @@ enum LineFileReader {
             var start = 0
             for index in 0..<count where chunk[index] == UInt8(ascii: "\n") {
                 number += 1
-                if pending.isEmpty {
+                if tooLong || pending.count + (index - start) > maximumLineLength {
+                    try body(nil, number)
+                } else if pending.isEmpty {
                     try body(chunk[start..<index], number)
                 } else {
                     pending += chunk[start..<index]
                     try body(pending[...], number)
-                    pending.removeAll(keepingCapacity: true)
                 }
+                pending.removeAll(keepingCapacity: true)
+                tooLong = false
                 start = index + 1
             }
-            pending += chunk[start..<count]
+            if !tooLong { pending += chunk[start..<count] }
+            if pending.count > maximumLineLength {
+                tooLong = true
+                pending = []
+            }
         }
-        if !pending.isEmpty { try body(pending[...], number + 1) }
+        if tooLong {
+            try body(nil, number + 1)
+        } else if !pending.isEmpty {
+            try body(pending[...], number + 1)
+        }
     }
 }
