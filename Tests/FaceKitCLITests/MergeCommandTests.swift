@@ -158,6 +158,21 @@ struct MergeCommandTests {
         }
     }
 
+    @Test("one shard given under two spellings of its path (./, //, a link) is one shard, not two")
+    func oneShardTwoSpellings() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try Fixture.make(in: folder)
+            let whole = Fixture.analyze([photos])
+            let files = Self.shards(2, of: photos, in: folder)
+            try FileManager.default.createSymbolicLink(atPath: folder + "/link.csv", withDestinationPath: files[1])
+            let respelt = files[0].replacingOccurrences(of: "/faces-1", with: "/./faces-1")
+            let output = folder + "/all.csv"
+            let run = Self.merge(["--output", output, files[0], respelt, folder + "//faces-2.csv", folder + "/link.csv", files[1]])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try String(contentsOfFile: output, encoding: .utf8) == whole.stdout)
+        }
+    }
+
     @Test("two outputs of the same shard are both named")
     func duplicateShard() throws {
         try TestSupport.withTemporaryFolder { folder in

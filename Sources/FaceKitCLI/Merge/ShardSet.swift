@@ -1,3 +1,10 @@
+import FaceKit
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The shards of one sharded output, read from the files given to `facekit merge` or
 /// `facekit status`, in shard order, with every reason they cannot be merged yet.
 ///
@@ -17,12 +24,25 @@ struct ShardSet {
     let records: [ShardRecord]
     /// The shards of 1/N to N/N that no file given is, N from the lowest shard given.
     let missing: [CollectionShard]
+    /// What makes two spellings of one output the same shard (`results/faces-1.csv`,
+    /// `./results//faces-1.csv`, a link to it): the device and inode of the output or, before it
+    /// exists, of its journal; the path with `.`, `..` and doubled slashes resolved otherwise.
+    static func identity(ofOutput path: String) -> String {
+        for candidate in [path, path + ".journal"] {
+            var info = stat()
+            if FilePathEncoding.withFileSystemRepresentation(candidate, { stat($0, &info) }) == 0 {
+                return "\(info.st_dev):\(info.st_ino)"
+            }
+        }
+        return (path as NSString).standardizingPath
+    }
+
     /// Why the shards cannot be merged, one line each; empty when they can.
     let problems: [String]
 
     init(arguments: [String]) {
         var seen = Set<String>()
-        let outputs = arguments.map(ShardRecord.outputPath).filter { seen.insert($0).inserted }
+        let outputs = arguments.map(ShardRecord.outputPath).filter { seen.insert(Self.identity(ofOutput: $0)).inserted }
         let given = outputs.map(ShardRecord.init(output:))
         let known = given.filter { $0.shard != nil && $0.settings != nil }.sorted { $0.shard!.number < $1.shard!.number }
         records = known + given.filter { $0.shard == nil || $0.settings == nil }
