@@ -38,6 +38,22 @@ struct AnalyzeEndToEndTests {
         #expect(Array(row.dropFirst().prefix(expected.count)) == Array(expected), "README shows \(shown)")
     }
 
+    @Test("descriptors and every other column are the same bytes whatever --jobs is (each run its own process)")
+    func sameBytesForAnyJobs() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try PhotoCollectionFixture.make(in: folder)
+            let runs = try [1, 2, 3].map { jobs in
+                try TestSupport.runExecutable([
+                    "analyze", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--jobs", String(jobs),
+                    "--descriptors", "--landmarks", "--classify", "--format", "jsonl", photos,
+                ])
+            }
+            #expect(runs[0].stdoutLines.count == 4, "\(runs[0].stderr)")
+            #expect(runs[0].stdout.contains("\"descriptor\":["))
+            #expect(runs[1].stdout == runs[0].stdout && runs[2].stdout == runs[0].stdout)
+        }
+    }
+
     /// Headers that promise a 9000 x 9000 image, followed by almost no data.
     static func truncatedHeaders() -> [(name: String, bytes: [UInt8])] {
         func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
