@@ -4,7 +4,7 @@ import Foundation
 
 /// The eye-state network's held-out probabilities, as `scripts/eye_model.py` writes them
 /// (`heldout.csv`: group, source, eye, heldout_probability): for each eye FaceKit exported, the
-/// calibrated probability given by the network trained without that eye's set.
+/// calibrated probability given by the network trained without that eye's person fold.
 enum EyeHeldOut {
     /// Where `scripts/train-eye-model` leaves them.
     static var defaultFile: URL { TrainingOptions.repository.appendingPathComponent(".eye-model/heldout.csv") }

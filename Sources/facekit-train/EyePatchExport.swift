@@ -4,14 +4,14 @@ import FaceKitDatasets
 import Foundation
 
 /// `facekit-train eye-patches`: writes every eye of ``EyeSamples`` (open-faces included) as the
-/// eye-state network's training patch, with its label, group and fold, for
+/// eye-state network's training patch, with its label and group, for
 /// `scripts/train-eye-model` to train on. Patches are cut by the runtime's own code
 /// (``EyePatch``), so the network learns from exactly what it is later given.
 ///
 /// Writes, in the output folder:
 /// - `eyes.u8`: the patches, ``EyeSamples/trainingPatchSide`` squared bytes each, one after another;
 /// - `eyes.csv`: one row per patch, in the same order: its group (`mahie`, `soniya`, `cew`,
-///   `genki`, `open-faces`), source, eye, label, fold, outer-eye-corner distance, and what the
+///   `genki`, `open-faces`), source, eye, label, outer-eye-corner distance, and what the
 ///   runtime's still model gave it (`runtime_probability`, or `runtime_absence`);
 /// - `groups.csv`: per group, the faces found and the photos or labelled frames without one.
 struct EyePatchExport {
@@ -33,12 +33,12 @@ struct EyePatchExport {
         let folder = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(data.samples.flatMap(\.trainingPatch)).write(to: folder.appendingPathComponent("eyes.u8"))
-        var rows = ["group,source,eye,open,fold,inter_ocular,runtime_probability,runtime_absence"]
+        var rows = ["group,source,eye,open,inter_ocular,runtime_probability,runtime_absence"]
         for sample in data.samples {
             rows.append(
                 [
                     sample.person, Self.quoted(sample.source), sample.eye == .left ? "left" : "right", sample.open ? "1" : "0",
-                    String(sample.fold), String(format: "%.2f", sample.interOcular),
+                    String(format: "%.2f", sample.interOcular),
                     sample.runtime.map { String(format: "%.6f", $0) } ?? "", sample.runtimeAbsence?.rawValue ?? "",
                 ].joined(separator: ","))
         }

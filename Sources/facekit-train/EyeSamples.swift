@@ -19,8 +19,6 @@ struct EyeSamples {
         var person: String
         /// Where it comes from: a file, or "clip#frame".
         var source: String
-        /// Cross-validation fold: one per FOCUS person, five for the still photos (by file).
-        var fold: Int
         var eye: EyeFeatures.Eye
         /// The eye's patch for training the eye-state network: ``trainingPatchSide`` pixels square,
         /// ``trainingPatchWidthInEyes`` eye widths across, so that its centre ``EyeStateModel/side``
@@ -46,8 +44,6 @@ struct EyeSamples {
     }
 
     static let people = ["mahie": ["mahie_test_1", "mahie_test_2", "mahie_test_3"], "soniya": ["soniya_test_3"]]
-    static let personFolds = ["mahie": 0, "soniya": 1]
-    static let stillFolds = 5
     var samples: [Sample] = []
     var clips: [String: [ClipFrame]] = [:]
     /// Per FOCUS clip, the mean aspect ratio and the raw (unshifted) labels, to check the shift.
@@ -72,7 +68,7 @@ struct EyeSamples {
     }
 
     private mutating func add(
-        shape: FaceShape, face: Face?, image: FaceImage, open: Bool, person: String, source: String, fold: Int
+        shape: FaceShape, face: Face?, image: FaceImage, open: Bool, person: String, source: String
     ) throws -> [Int?] {
         guard shape.isPlausible else { return [nil, nil] }
         faces[person, default: 0] += 1
@@ -87,7 +83,7 @@ struct EyeSamples {
             samples.append(Sample(
                 open: open,
                 interOcular: hypot(shape.points[36].x - shape.points[45].x, shape.points[36].y - shape.points[45].y),
-                person: person, source: source, fold: fold, eye: eye, trainingPatch: patch, runtime: face?.probability(kind),
+                person: person, source: source, eye: eye, trainingPatch: patch, runtime: face?.probability(kind),
                 runtimeAbsence: face?.absenceReason(kind)))
             return samples.count - 1
         }
@@ -128,9 +124,7 @@ struct EyeSamples {
                     let eyeRatios = [EyeFeatures.aspectRatio(shape.leftEye), EyeFeatures.aspectRatio(shape.rightEye)]
                     ratios.append((eyeRatios[0] + eyeRatios[1]) / 2)
                     let indices = try label.map {
-                        try add(
-                            shape: shape, face: face, image: image, open: !$0, person: person, source: key,
-                            fold: Self.personFolds[person]!)
+                        try add(shape: shape, face: face, image: image, open: !$0, person: person, source: key)
                     } ?? [nil, nil]
                     frames.append(ClipFrame(timestampMs: frame.timestampMs, closed: label, aspectRatios: eyeRatios, samples: indices))
                 }
@@ -151,17 +145,15 @@ struct EyeSamples {
             cache: cache)
     }
 
-    /// Photos of one face each, all of one eye state, folded by position.
+    /// Photos of one face each, all of one eye state.
     private mutating func loadStills(
         files: [String], person: String, open: Bool, detector: FaceDetector, cache: ShapeCache
     ) throws {
-        for (i, path) in files.enumerated() {
+        for path in files {
             guard let image = try? FaceImage(contentsOfFile: path),
                 let (shape, face) = try Self.analyse(image, key: path, detector: detector, cache: cache),
-                try add(
-                    shape: shape, face: face, image: image, open: open, person: person, source: path,
-                    fold: 2 + i % Self.stillFolds
-                ).contains(where: { $0 != nil })
+                try add(shape: shape, face: face, image: image, open: open, person: person, source: path)
+                    .contains(where: { $0 != nil })
             else {
                 missed[person, default: 0] += 1
                 continue
