@@ -139,8 +139,9 @@ struct KnownPeople {
                     .map { (path as NSString).appendingPathComponent($0) }
                 if images.isEmpty {
                     skipped.append(SkippedEntry(path: path, reason: "the folder holds no image, so \(entry) cannot be named"))
+                } else {
+                    byName[entry, default: []] += images
                 }
-                if !images.isEmpty { byName[entry, default: []] += images }
             } else if ImageFileWalker.isImageFileName(entry) {
                 byName[(entry as NSString).deletingPathExtension, default: []].append(path)
             }
