@@ -38,42 +38,62 @@ struct AnalyzeJournalTests {
         #expect(AnalyzeJournal.decode(AnalyzeJournal.Checkpoint.self, AnalyzeJournal.line(checkpoint)) == checkpoint)
     }
 
-    @Test("the last good checkpoint counts; a damaged line and everything after it do not")
-    func lastGoodCheckpoint() {
+    @Test("the last checkpoint counts; an empty journal or another command's reads as none")
+    func lastCheckpoint() throws {
+        let header = AnalyzeJournal.line(AnalyzeJournal.Header(settings: Self.settings))
+        let lines = Self.lines([header, AnalyzeJournal.line(Self.checkpoint(1)), AnalyzeJournal.line(Self.checkpoint(2))])
+        #expect(
+            try AnalyzeJournal.contents(lines, path: "j")
+                == .run(AnalyzeJournal.Header(settings: Self.settings), Self.checkpoint(2), validLength: lines[2].end))
+        #expect(
+            try AnalyzeJournal.contents(Self.lines([header]), path: "j")
+                == .run(AnalyzeJournal.Header(settings: Self.settings), nil, validLength: UInt64(header.utf8.count + 1))
+        )
+        #expect(try AnalyzeJournal.contents([], path: "j") == .none)
+        #expect(try AnalyzeJournal.contents(Self.lines([#"{"journal":"something else","version":1}"#]), path: "j") == .none)
+        #expect(try AnalyzeJournal.contents(Self.lines([#"{"journal":"facekit analyze","version":2}"#]), path: "j") == .none)
+    }
+
+    /// The line `AnalyzeJournal.contents` refuses in `texts`, and its reason.
+    static func damage(_ texts: [String]) -> (line: Int, reason: String)? {
+        do {
+            _ = try AnalyzeJournal.contents(Self.lines(texts), path: "faces.csv.journal")
+            return nil
+        } catch {
+            #expect(error.path == "faces.csv.journal")
+            return (error.line, error.reason)
+        }
+    }
+
+    @Test("a complete line no run writes is refused by its number, whatever comes after it")
+    func damagedLines() {
         let header = AnalyzeJournal.line(AnalyzeJournal.Header(settings: Self.settings))
         let one = AnalyzeJournal.line(Self.checkpoint(1))
         let two = AnalyzeJournal.line(Self.checkpoint(2))
-        let lines = Self.lines([header, one, two, "{\"bytes\":3", AnalyzeJournal.line(Self.checkpoint(4))])
-        #expect(
-            AnalyzeJournal.contents(lines)
-                == .run(AnalyzeJournal.Header(settings: Self.settings), Self.checkpoint(2), validLength: lines[2].end))
-        #expect(
-            AnalyzeJournal.contents(Self.lines([header]))
-                == .run(AnalyzeJournal.Header(settings: Self.settings), nil, validLength: UInt64(header.utf8.count + 1))
-        )
-        #expect(AnalyzeJournal.contents([]) == .none)
-        #expect(AnalyzeJournal.contents(Self.lines(["not json", one])) == .none)
-        #expect(AnalyzeJournal.contents(Self.lines([#"{"journal":"something else","version":1}"#])) == .none)
-    }
-
-    @Test("a checkpoint with a count below 0, or a header with a negative collection size, is damaged")
-    func negativeCounts() {
-        let header = AnalyzeJournal.line(AnalyzeJournal.Header(settings: Self.settings))
-        let one = AnalyzeJournal.line(Self.checkpoint(1))
-        for negative in [
-            one.replacingOccurrences(of: #""inputs":1"#, with: #""inputs":-5"#),
-            one.replacingOccurrences(of: #""files":1"#, with: #""files":-1"#),
-        ] {
-            #expect(negative != one)
-            let lines = Self.lines([header, one, negative])
-            #expect(
-                AnalyzeJournal.contents(lines)
-                    == .run(AnalyzeJournal.Header(settings: Self.settings), Self.checkpoint(1), validLength: lines[1].end))
-        }
+        let four = AnalyzeJournal.line(Self.checkpoint(4))
         let sized = AnalyzeJournal.line(AnalyzeJournal.Header(settings: Self.settings, collectionSize: 12))
         let negativeSize = sized.replacingOccurrences(of: #""collection_size":12"#, with: #""collection_size":-12"#)
         #expect(negativeSize != sized)
-        #expect(AnalyzeJournal.contents(Self.lines([negativeSize, one])) == .none)
+        let cases: [([String], Int, String)] = [
+            ([header, one, two, #"{"bytes":3"#, four], 4, "not a checkpoint"),
+            ([header, one, one.replacingOccurrences(of: #""inputs":1"#, with: #""inputs":-5"#)], 3, "a count below 0"),
+            ([header, one.replacingOccurrences(of: #""files":1"#, with: #""files":-1"#)], 2, "a count below 0"),
+            ([header, two, one], 3, "fewer inputs or bytes than line 2"),
+            ([header, AnalyzeJournal.line(Self.checkpoint(2, complete: true)), four], 3,
+             "a checkpoint after the one that completed the run"),
+            (["not json", one], 1, "not the first line of a facekit journal"),
+            ([#"{"journal":"facekit analyze","version":1,"settings":3}"#], 1,
+             "not the first line of a facekit analyze journal"),
+            ([negativeSize, one], 1, "a collection size below 0"),
+            ([header, ""], 2, "not a checkpoint"),
+        ]
+        for (texts, line, reason) in cases {
+            let found = Self.damage(texts)
+            #expect(found?.line == line && found?.reason == reason, "\(texts): \(String(describing: found))")
+        }
+        let message = DamagedJournalLine(path: "faces.csv.journal", line: 4, reason: "not a checkpoint").description
+        #expect(message.hasPrefix("faces.csv.journal: line 4 is damaged (not a checkpoint)"))
+        #expect(message.contains("without --resume"))
     }
 
     @Test("differences name each option as written on the command line")

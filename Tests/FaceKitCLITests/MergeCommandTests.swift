@@ -130,6 +130,25 @@ struct MergeCommandTests {
         }
     }
 
+    @Test("a damaged line in a shard's journal is named by file and line; a torn last line is not damage")
+    func damagedJournalLine() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try Fixture.make(in: folder)
+            let files = Self.shards(2, of: photos, in: folder)
+            let journal = files[1] + ".journal"
+            let good = try Fixture.read(journal)
+            let output = folder + "/all.csv"
+            // Killed while writing a line: the complete lines before it still say complete.
+            try (good + Data(#"{"bytes":"#.utf8)).write(to: URL(fileURLWithPath: journal))
+            #expect(Self.merge(["--output", output] + files).status == 0)
+            try FileManager.default.removeItem(atPath: output)
+            var lines = String(decoding: good, as: UTF8.self).split(separator: "\n").map(String.init)
+            lines[1] = "{}"
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: journal))
+            Self.expectRefused(files, output: output, ["\(journal): line 2 is damaged (not a checkpoint)"])
+        }
+    }
+
     @Test("a shard whose partial file is still there is incomplete, even when its journal is complete")
     func partialStillThere() throws {
         try TestSupport.withTemporaryFolder { folder in

@@ -57,6 +57,33 @@ struct ResumeAnalyzeTests {
         }
     }
 
+    @Test("a complete journal line that no run writes is refused by file and line, and nothing changes")
+    func damagedLine() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try Fixture.make(in: folder)
+            let output = folder + "/faces.csv"
+            _ = try Fixture.analyze(["--output", output, photos], stopAfter: 2)
+            let journal = output + ".journal"
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: journal))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("{\"bytes\":9\n".utf8))
+            try handle.close()
+            let before = try Fixture.read(journal)
+            let partial = try Fixture.read(output + ".partial")
+            let line = String(decoding: before, as: UTF8.self).split(separator: "\n").count
+            let resumed = Fixture.analyze(["--resume", "--output", output, photos])
+            #expect(resumed.status == 1)
+            #expect(
+                resumed.stderrLines == [
+                    "facekit: \(journal): line \(line) is damaged (not a checkpoint), so how far the run got is not "
+                        + "known; to start over, run the command again without --resume, which replaces the journal"
+                ])
+            #expect(try Fixture.read(journal) == before)
+            #expect(try Fixture.read(output + ".partial") == partial)
+            #expect(!FileManager.default.fileExists(atPath: output))
+        }
+    }
+
     @Test("without --resume a run starts again and replaces what an interrupted one left")
     func freshRunReplaces() throws {
         try TestSupport.withTemporaryFolder { folder in
@@ -143,9 +170,10 @@ struct ResumeAnalyzeTests {
             // Stopped after all 5 inputs: every row is written and checkpointed, but not complete.
             _ = try Fixture.analyze(["--output", output, photos], stopAfter: 5)
             // Mark the last checkpoint complete, as a run killed between it and the rename leaves it.
-            let journal = try String(contentsOfFile: output + ".journal", encoding: .utf8)
-            try journal.replacingOccurrences(of: "\"complete\":false", with: "\"complete\":true")
-                .write(toFile: output + ".journal", atomically: false, encoding: .utf8)
+            var journal = try String(contentsOfFile: output + ".journal", encoding: .utf8)
+            let last = try #require(journal.range(of: "\"complete\":false", options: .backwards))
+            journal.replaceSubrange(last, with: "\"complete\":true")
+            try journal.write(toFile: output + ".journal", atomically: false, encoding: .utf8)
             let run = Fixture.analyze(["--resume", "--output", output, photos])
             #expect(run.status == 0)
             #expect(run.stderr.isEmpty)

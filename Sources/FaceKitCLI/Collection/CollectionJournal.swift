@@ -33,12 +33,12 @@ enum CollectionJournal<S: JournalSettings> {
         var collectionSize: Int?
     }
 
-    /// What a journal holds: nothing usable, or a run with its last good checkpoint.
+    /// What a journal holds: nothing of this command, or a run with its last checkpoint.
     enum Contents: Equatable {
-        /// Empty, or a first line that is not a header of this command (torn, or not a journal at all).
+        /// Empty (its only line torn), or the journal of another command or version.
         case none
-        /// The header, the last checkpoint before any damaged line, and the journal's length up
-        /// to that checkpoint (or to the header when there is none).
+        /// The header, the last checkpoint, and the journal's length up to that checkpoint (or to
+        /// the header when there is none).
         case run(Header, Checkpoint?, validLength: UInt64)
     }
 
@@ -48,20 +48,49 @@ enum CollectionJournal<S: JournalSettings> {
         JournalLines.decode(type, line)
     }
 
-    /// Reads the lines of a journal; lines after a damaged one are ignored.
-    static func contents(_ lines: [ResumableFileOutput.JournalLine]) -> Contents {
-        guard let first = lines.first, let header = decode(Header.self, first.text),
-            header.journal == S.journalName, header.version == 1, (header.collectionSize ?? 0) >= 0
-        else { return .none }
+    /// Reads the complete lines of the journal at `path` (a last line torn by a crash is already
+    /// left out, see ``ResumableFileOutput/journalLines()``).
+    ///
+    /// A complete line that no run writes (not JSON of a header or a checkpoint, a count below 0,
+    /// fewer inputs or bytes than the checkpoint before, a checkpoint after the complete one) is
+    /// thrown as a ``DamagedJournalLine``: the journal was changed by something other than facekit,
+    /// and guessing how far the run got could lose or repeat rows.
+    static func contents(_ lines: [ResumableFileOutput.JournalLine], path: String) throws(DamagedJournalLine)
+        -> Contents
+    {
+        guard let first = lines.first else { return .none }
+        func damaged(_ index: Int, _ reason: String) -> DamagedJournalLine {
+            DamagedJournalLine(path: path, line: index + 1, reason: reason)
+        }
+        guard let identity = decode(JournalIdentity.self, first.text) else {
+            throw damaged(0, "not the first line of a facekit journal")
+        }
+        guard identity.journal == S.journalName, identity.version == 1 else { return .none }
+        guard let header = decode(Header.self, first.text) else {
+            throw damaged(0, "not the first line of a \(S.journalName) journal")
+        }
+        if (header.collectionSize ?? 0) < 0 { throw damaged(0, "a collection size below 0") }
         var last: Checkpoint?
         var validLength = first.end
-        for line in lines.dropFirst() {
-            // A count below 0 is never written: such a line is damaged, like a torn one.
-            guard let checkpoint = decode(Checkpoint.self, line.text), checkpoint.isPlausible else { break }
+        for (index, line) in lines.enumerated().dropFirst() {
+            guard let checkpoint = decode(Checkpoint.self, line.text) else { throw damaged(index, "not a checkpoint") }
+            if !checkpoint.isPlausible { throw damaged(index, "a count below 0") }
+            if let last {
+                if last.complete { throw damaged(index, "a checkpoint after the one that completed the run") }
+                if checkpoint.inputs < last.inputs || checkpoint.bytes < last.bytes {
+                    throw damaged(index, "fewer inputs or bytes than line \(index)")
+                }
+            }
             last = checkpoint
             validLength = line.end
         }
         return .run(header, last, validLength: validLength)
+    }
+
+    /// The two keys every header has, whatever its command.
+    private struct JournalIdentity: Decodable {
+        var journal: String
+        var version: Int
     }
 }
 

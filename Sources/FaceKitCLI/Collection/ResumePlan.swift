@@ -8,6 +8,7 @@ import FaceKitArguments
 /// | found | plan |
 /// |---|---|
 /// | a journal with checkpoints, for the same settings | ``resume(_:_:journalLength:)`` from the last checkpoint |
+/// | a complete journal line that no run writes (``DamagedJournalLine``) | refused (a runtime failure), naming the line |
 /// | a journal for other settings | refused, naming the options that differ (a usage error) |
 /// | a checkpoint, but `FILE.partial` missing or shorter than it records | refused (a runtime failure) |
 /// | a journal without checkpoints, or no journal and no `FILE` | ``fresh``: nothing was committed |
@@ -28,8 +29,8 @@ enum ResumePlan<Settings: JournalSettings>: Equatable {
     static func make(for file: ResumableFileOutput, settings: Settings, resume: Bool) throws -> ResumePlan {
         guard resume else { return .fresh }
         guard
-            case .run(let header, let checkpoint, let journalLength) = CollectionJournal<Settings>.contents(
-                try file.journalLines())
+            case .run(let header, let checkpoint, let journalLength) = try CollectionJournal<Settings>.contents(
+                try file.journalLines(), path: file.journalPath)
         else {
             return file.partialSize == nil && file.outputExists ? .complete(finishing: nil) : .fresh
         }

@@ -121,10 +121,17 @@ final class ShardRecord {
         }
         // Only a lock this reading holds is kept.
         if running { close() }
-        guard let parsed = Self.parse(AnalyzeSettings.self, lines) ?? Self.parse(TrackSettings.self, lines) else {
+        var parsed: (settings: any JournalSettings, collectionSize: Int?, checkpoint: JournalCheckpoint?)?
+        do throws(DamagedJournalLine) {
+            parsed = try Self.parse(AnalyzeSettings.self, lines, path: journalPath)
+            if parsed == nil { parsed = try Self.parse(TrackSettings.self, lines, path: journalPath) }
+        } catch {
+            return running ? .running : .unusable(error.description)
+        }
+        guard let parsed else {
             return running
                 ? .running
-                : .unusable("\(journalPath): not a journal of facekit analyze or track (or its first line is damaged)")
+                : .unusable("\(journalPath): not a journal of facekit analyze or track")
         }
         (settings, collectionSize, checkpoint) = parsed
         shard = parsed.settings.shard.flatMap(CollectionShard.init(argument:))
@@ -147,10 +154,14 @@ final class ShardRecord {
     }
 
     /// The journal's header and last checkpoint, when `lines` are a journal of `S`'s command.
-    private static func parse<S: JournalSettings>(_ type: S.Type, _ lines: [ResumableFileOutput.JournalLine])
+    private static func parse<S: JournalSettings>(
+        _ type: S.Type, _ lines: [ResumableFileOutput.JournalLine], path: String
+    ) throws(DamagedJournalLine)
         -> (settings: any JournalSettings, collectionSize: Int?, checkpoint: JournalCheckpoint?)?
     {
-        guard case .run(let header, let checkpoint, _) = CollectionJournal<S>.contents(lines) else { return nil }
+        guard case .run(let header, let checkpoint, _) = try CollectionJournal<S>.contents(lines, path: path) else {
+            return nil
+        }
         return (header.settings, header.collectionSize, checkpoint)
     }
 
