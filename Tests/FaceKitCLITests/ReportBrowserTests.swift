@@ -34,7 +34,7 @@ struct ReportBrowserTests {
             #expect(photos.dom.contains("class=\"sorting ready\""), "the sort script ran")
             #expect(ReportFixture.count("class=\"photo\"", in: photos.dom) == ReportFixture.photos.count)
 
-            let tracksSeen = CSVTable(text: try String(contentsOfFile: summary, encoding: .utf8)).rows.count
+            let tracksSeen = try CSVTable(text: try String(contentsOfFile: summary, encoding: .utf8)).rows.count
             let video = try browser.load(report + "/videos/video-0.html")
             #expect(video.consoleMessages == [])
             let presence = try #require(video.dom.range(of: "<svg class=\"timeline presence\"")).lowerBound

@@ -8,10 +8,59 @@ import FaceKitTestSupport
 @Suite("facekit report: the site from tables and inputs")
 struct ReportCommandTests {
     @Test("CSV cells: quoted commas, doubled quotes, line breaks, CRLF and a byte-order mark")
-    func csvCells() {
-        let table = CSVTable(text: "\u{FEFF}source,face\r\n\"a, \"\"b\"\"\nc.jpg\",0\r\nplain.jpg,1\n\n")
+    func csvCells() throws {
+        let table = try CSVTable(text: "\u{FEFF}source,face\r\n\"a, \"\"b\"\"\nc.jpg\",0\r\nplain.jpg,1\n\n")
         #expect(table.header == ["source", "face"])
         #expect(table.rows == [["a, \"b\"\nc.jpg", "0"], ["plain.jpg", "1"]])
+        #expect(table.lines == [2, 4])
+    }
+
+    /// The message `ReportTable` refuses `text` (read from `t.csv` or `t.jsonl`) with, `nil` when it reads it.
+    static func refusal(csv text: String) -> String? {
+        do {
+            _ = try ReportTable.csv(text: text, path: "t.csv")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test("A quote left open and a row with fewer cells than the header are errors naming the file and line")
+    func malformedCSV() throws {
+        let header = "source,frame,timestamp_ms,face,tracking_id,x,y,width,height\n"
+        let row = "a.jpg,,,0,,1,2,30,40\n"
+        #expect(Self.refusal(csv: header + row + "\"b.jpg,,,0,,1,2,30,40\n" + row) == "t.csv: line 3: a quoted cell opened here is never closed")
+        #expect(Self.refusal(csv: header + row + "\n" + "b.jpg,,,0,,1,2\n") == "t.csv: line 4: 7 cells, but the header has 9")
+        #expect(Self.refusal(csv: header + "\"a\nb.jpg\",,,0,,1,2,30,40\nc.jpg,,,0\n") == "t.csv: line 4: 4 cells, but the header has 9")
+        #expect(Self.refusal(csv: header + row + ",,,0,,1,2,30,40\n") == "t.csv: line 3: the source cell is empty")
+        #expect(Self.refusal(csv: header + row + "b.jpg,,,0,,1,2,thirty,40\n")?.hasPrefix("t.csv: line 3: a face box must be") == true)
+        // A people.csv and a track summary are held to the same rows.
+        #expect(Self.refusal(csv: "person_id,name,faces,best_source\n1,,2\n") == "t.csv: line 2: 3 cells, but the header has 4")
+        #expect(Self.refusal(csv: "source,tracking_id,first_frame\n\"v.mp4,1,0\n")?.hasPrefix("t.csv: line 2: a quoted") == true)
+        // The quote closed at the very end, a last row without its LF, and more cells than the header are read.
+        guard case .faces(let faces) = try ReportTable.csv(text: header + row + "\"b\nc.jpg\",,,0,,1,2,30,40,extra", path: "t.csv")
+        else {
+            Issue.record("not read as faces")
+            return
+        }
+        #expect(faces.map(\.source) == ["a.jpg", "b\nc.jpg"])
+    }
+
+    @Test("JSON Lines: a coordinate of 0 or a width of 1 is a number, true is not; lines count as an editor counts them")
+    func jsonNumbers() throws {
+        let line = #"{"source":"a.jpg","frame":0,"face":1,"tracking_id":0,"box":{"x":0,"y":1,"width":1,"height":1},"smiling_probability":0}"#
+        let faces = try ReportTable.jsonLines(line + "\n", path: "t.jsonl")
+        #expect(faces.map(\.box) == [CGRect(x: 0, y: 1, width: 1, height: 1)])
+        #expect(faces.first?.frame == 0 && faces.first?.index == 1 && faces.first?.trackingID == 0)
+        #expect(faces.first?.smiling == 0 && faces.first?.classified == true)
+        let boolean = line.replacingOccurrences(of: #""width":1"#, with: #""width":true"#)
+        do {
+            _ = try ReportTable.jsonLines(line + "\n\n" + boolean + "\n", path: "t.jsonl")
+            Issue.record("a width of true was read")
+        } catch {
+            #expect(error.description == "t.jsonl: line 3 is not a face object of analyze or track --format jsonl")
+        }
+        #expect(JSONNumber.of(true) == nil && JSONNumber.integer(1.5) == nil && JSONNumber.integer(2.0) == 2)
     }
 
     @Test("HTML text: markup, quotes and control characters are escaped")
@@ -36,13 +85,13 @@ struct ReportCommandTests {
     @Test("A face box that is not finite, out of range or without area is an error naming the file and row")
     func badBoxes() throws {
         let header = "source,frame,timestamp_ms,face,tracking_id,x,y,width,height\n"
-        for (box, row) in [("10,10,1e19,20", 2), ("10,nan,20,20", 2), ("10,10,0,20", 2), ("10,10,20,-3", 2)] {
+        for (box, row) in [("10,10,1e19,20", 3), ("10,nan,20,20", 3), ("10,10,0,20", 3), ("10,10,20,-3", 3)] {
             let text = header + "a.jpg,,,0,,1,2,30,40\n" + "b.jpg,,,0,," + box + "\n"
-            #expect(throws: ReportTable.Unreadable.self) { try ReportTable.csv(CSVTable(text: text), path: "t.csv") }
+            #expect(throws: ReportTable.Unreadable.self) { try ReportTable.csv(text: text, path: "t.csv") }
             do {
-                _ = try ReportTable.csv(CSVTable(text: text), path: "t.csv")
+                _ = try ReportTable.csv(text: text, path: "t.csv")
             } catch {
-                #expect(error.description.hasPrefix("t.csv: data row \(row): a face box must be finite"), "\(error.description)")
+                #expect(error.description.hasPrefix("t.csv: line \(row): a face box must be finite"), "\(error.description)")
             }
         }
         let line = #"{"source":"a.jpg","face":0,"box":{"x":10.5,"y":20.5,"width":20000000,"height":40}}"#
@@ -52,7 +101,7 @@ struct ReportCommandTests {
         } catch {
             #expect(error.description.hasPrefix("t.jsonl: line 1: a face box must be finite"), "\(error.description)")
         }
-        let good = try ReportTable.csv(CSVTable(text: header + "a.jpg,,,0,,1,2,30,40\n"), path: "t.csv")
+        let good = try ReportTable.csv(text: header + "a.jpg,,,0,,1,2,30,40\n", path: "t.csv")
         guard case .faces(let faces) = good else {
             Issue.record("not read as faces")
             return
@@ -236,7 +285,7 @@ struct ReportCommandTests {
             let (tracks, summary) = try ReportFixture.trackTables(in: folder)
             let (run, report) = ReportFixture.report(["--sheet-every", "1", tracks, summary], in: folder)
             #expect(run.status == 0, "\(run.stderr)")
-            let summaryRows = CSVTable(text: try String(contentsOfFile: summary, encoding: .utf8)).rows
+            let summaryRows = try CSVTable(text: try String(contentsOfFile: summary, encoding: .utf8)).rows
             let page = try String(contentsOfFile: report + "/videos/video-0.html", encoding: .utf8)
             #expect(ReportFixture.count("<path class=\"track\"", in: page) == summaryRows.count)
             #expect(ReportFixture.count("<svg class=\"timeline track-timeline\"", in: page) == summaryRows.count)
@@ -298,7 +347,7 @@ struct ReportCommandTests {
                 ReportFixture.clip,
             ])
             #expect(group.status == 0, "\(group.stderr)")
-            let peopleRows = CSVTable(text: try String(contentsOfFile: folder + "/group/people.csv", encoding: .utf8)).rows
+            let peopleRows = try CSVTable(text: try String(contentsOfFile: folder + "/group/people.csv", encoding: .utf8)).rows
             // The photos and both people of the clip are the same astronaut: one person, maybe more.
             #expect(peopleRows.count >= 1)
             let (run, report) = ReportFixture.report(
@@ -331,7 +380,7 @@ struct ReportCommandTests {
             #expect(a == b)
             #expect(ReportFixture.count("<a class=\"person\"", in: a) == 1)
             #expect(a.contains("<b>Eileen Collins</b>"))
-            let named = CSVTable(text: try String(contentsOfFile: table, encoding: .utf8))
+            let named = try CSVTable(text: try String(contentsOfFile: table, encoding: .utf8))
             let person = try #require(named.column("person"))
             let count = Set(named.rows.filter { $0[person] == "Eileen Collins" }.map { $0[0] }).count
             #expect(count >= 1)

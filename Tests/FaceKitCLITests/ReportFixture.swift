@@ -52,7 +52,7 @@ enum ReportFixture {
 
     /// group's faces.csv and people.csv for the photos: each photo's face with its person.
     static func groupTables(in folder: String) throws -> (faces: String, people: String) {
-        let analyze = CSVTable(text: try String(contentsOfFile: try analyzeTable(in: folder), encoding: .utf8))
+        let analyze = try CSVTable(text: try String(contentsOfFile: try analyzeTable(in: folder), encoding: .utf8))
         let source = try #require(analyze.column("source"))
         var faces = CSVFaceWriter.line(analyze.header + ["person_id", "first_frame", "last_frame"])
         var people: [Int: [[String]]] = [:]

@@ -171,7 +171,7 @@ enum DescriptorLines {
 
     /// A JSON number as a finite Double.
     private static func number(_ value: Any?) -> Double? {
-        guard let double = (value as? NSNumber)?.doubleValue, double.isFinite else { return nil }
+        guard let double = JSONNumber.of(value)?.doubleValue, double.isFinite else { return nil }
         return double
     }
 

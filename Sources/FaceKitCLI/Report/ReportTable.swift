@@ -51,7 +51,18 @@ enum ReportTable {
         if ImageFileWalker.hasExtension(path, in: ["jsonl", "ndjson"]) {
             return .faces(try jsonLines(text, path: path))
         }
-        return try csv(CSVTable(text: text), path: path)
+        return try csv(text: text, path: path)
+    }
+
+    /// The CSV table `text`, read from `path`.
+    static func csv(text: String, path: String) throws(Unreadable) -> ReportTable {
+        let table: CSVTable
+        do {
+            table = try CSVTable(text: text)
+        } catch {
+            throw Unreadable(description: "\(path): \(error)")
+        }
+        return try csv(table, path: path)
     }
 
     /// A CSV table: people.csv, a track summary, or faces.
@@ -117,13 +128,15 @@ enum ReportTable {
         faces.reserveCapacity(table.rows.count)
         for (number, row) in table.rows.enumerated() {
             let cell = cells(row)
-            guard let source = cell("source").map(Self.path(fromText:)), row.count > max(x, y, width, height),
-                let bx = Double(row[x]), let by = Double(row[y]), let bw = Double(row[width]),
-                let bh = Double(row[height])
-            else { continue }
-            guard let box = Self.box(x: bx, y: by, width: bw, height: bh) else {
+            // Every row has the header's cells (CSVTable checks), so the box's are there.
+            guard let source = cell("source").map(Self.path(fromText:)) else {
+                throw Unreadable(description: "\(path): line \(table.lines[number]): the source cell is empty")
+            }
+            guard let bx = Double(row[x]), let by = Double(row[y]), let bw = Double(row[width]),
+                let bh = Double(row[height]), let box = Self.box(x: bx, y: by, width: bw, height: bh)
+            else {
                 throw Unreadable(
-                    description: "\(path): data row \(number + 1): \(Self.badBox) (x,y,width,height are "
+                    description: "\(path): line \(table.lines[number]): \(Self.badBox) (x,y,width,height are "
                         + "\(row[x]),\(row[y]),\(row[width]),\(row[height]))")
             }
             var face = ReportFace(
@@ -155,7 +168,9 @@ enum ReportTable {
     /// The objects of `analyze --format jsonl` or `track --format jsonl`, one a line.
     static func jsonLines(_ text: String, path: String) throws(Unreadable) -> [ReportFace] {
         var faces: [ReportFace] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
+        // Numbered as an editor numbers them: blank lines count, and are no face.
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where !line.allSatisfy(\.isWhitespace) {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                 let source = (object["source"] as? String).map(Self.path(fromText:)),
                 let box = object["box"] as? [String: Any],
@@ -169,9 +184,9 @@ enum ReportTable {
                 throw Unreadable(description: "\(path): line \(number + 1): \(Self.badBox)")
             }
             var face = ReportFace(
-                source: source, frame: object["frame"] as? Int, timestampMs: double(object["timestamp_ms"]),
-                index: object["face"] as? Int ?? 0, box: box)
-            face.trackingID = object["tracking_id"] as? Int
+                source: source, frame: JSONNumber.integer(object["frame"]), timestampMs: double(object["timestamp_ms"]),
+                index: JSONNumber.integer(object["face"]) ?? 0, box: box)
+            face.trackingID = JSONNumber.integer(object["tracking_id"])
             face.detectionScore = double(object["detection_score"])
             let euler = object["head_euler"] as? [String: Any]
             face.headEulerX = double(euler?["x"])
@@ -182,11 +197,11 @@ enum ReportTable {
             face.rightEyeOpen = double(object["right_eye_open_probability"])
             let absent = object["absent"] as? [String: Any] ?? [:]
             face.classified = ["smiling_probability", "left_eye_open_probability", "right_eye_open_probability"]
-                .contains { key in object[key] is NSNumber || (absent[key] as? String).map { $0 != "not_requested" } == true }
+                .contains { key in JSONNumber.of(object[key]) != nil || (absent[key] as? String).map { $0 != "not_requested" } == true }
             face.quality = double(object["quality"])
             face.person = object["person"] as? String
             face.personDistance = double(object["person_distance"])
-            face.personID = object["person_id"] as? Int
+            face.personID = JSONNumber.integer(object["person_id"])
             if let landmarks = object["landmarks"] as? [String: Any] {
                 for type in FaceLandmark.LandmarkType.allCases {
                     if let point = landmarks[type.snakeCaseName] as? [Any], point.count == 2,
@@ -222,8 +237,5 @@ enum ReportTable {
         FilePathEncoding.string(fromPathBytes: FilePathEncoding.pathBytes(fromText: text))
     }
 
-    private static func double(_ value: Any?) -> Double? {
-        guard let number = value as? NSNumber, !(value is Bool) else { return nil }
-        return number.doubleValue
-    }
+    private static func double(_ value: Any?) -> Double? { JSONNumber.of(value)?.doubleValue }
 }
