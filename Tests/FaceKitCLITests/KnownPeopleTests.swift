@@ -1,4 +1,5 @@
 import FaceKit
+import FaceKitArguments
 import FaceKitTestSupport
 import Foundation
 import Testing
@@ -117,6 +118,19 @@ struct KnownPeopleTests {
         }
     }
 
+    @Test("a person folder whose name is not UTF-8 names its person as the table writes such bytes, and says so")
+    func latin1Folder() throws {
+        try TestSupport.withTemporaryFolder { root in
+            let known = root + "/known"
+            let folder = KnownFolderTests.makeFolder(known, nameBytes: Array("Jos".utf8) + [0xE9])
+            try KnownFolderTests.makeFile(folder + Array("/a.png".utf8), contents: TestSupport.astronautData())
+            let run = TestSupport.analyze(["--known", known, TestSupport.astronaut])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(Self.people(run).map(\.person) == [#"Jos\xE9"#])
+            #expect(run.stderrLines == [#"facekit: \#(known)/Jos\xE9: a name that is not UTF-8; this person is named 'Jos\xE9'"#])
+        }
+    }
+
     @Test("--descriptors writes 128 numbers per face in JSON Lines, closer for one person than for two")
     func descriptors() throws {
         let run = TestSupport.analyze([
@@ -168,6 +182,60 @@ struct AnnotateKnownPeopleTests {
             let a = try FaceImage(contentsOfFile: root + "/plain/obama1.jpg")
             let b = try FaceImage(contentsOfFile: root + "/named/obama1.jpg")
             #expect(try a.pixels() != b.pixels())
+        }
+    }
+}
+
+/// The reading of a `--known` folder's names, without models.
+@Suite("--known folder names")
+struct KnownFolderTests {
+    /// Makes the folder `parent/<nameBytes>` (bytes that need not be UTF-8, which FileManager
+    /// cannot name) and returns its path's bytes.
+    @discardableResult
+    static func makeFolder(_ parent: String, nameBytes: [UInt8]) -> [UInt8] {
+        try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let path = Array(parent.utf8) + [UInt8(ascii: "/")] + nameBytes
+        let made = (path + [0]).withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { mkdir($0.baseAddress!, 0o755) }
+        }
+        #expect(made == 0, "cannot create \(path)")
+        return path
+    }
+
+    /// Writes `contents` to the file whose path is the bytes `path` (FileManager would write
+    /// the UTF-8 of their FilePathEncoding string instead).
+    static func makeFile(_ path: [UInt8], contents: Data = Data()) throws {
+        let descriptor = (path + [0]).withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        }
+        try #require(descriptor >= 0, "cannot create \(path)")
+        defer { close(descriptor) }
+        let written = contents.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        try #require(written == contents.count)
+    }
+
+    @Test("names that are not UTF-8, of a folder or of an image, are people named by their \\xHH text")
+    func latin1Names() throws {
+        try TestSupport.withTemporaryFolder { root in
+            let known = root + "/known"
+            let folderBytes = Self.makeFolder(known, nameBytes: Array("Jos".utf8) + [0xE9])
+            let folder = FilePathEncoding.string(fromPathBytes: folderBytes)
+            try Self.makeFile(folderBytes + Array("/a.png".utf8))
+            try TestSupport.makeFile(known, nameBytes: Array("Ren".utf8) + [0xE9] + Array(".jpg".utf8), contents: Data())
+            try TestSupport.makeFile(known, "Ada/b.jpg")
+            Self.makeFolder(known, nameBytes: [0xFF])
+            let notes = StringOutput()
+            let (people, skipped) = try KnownPeople.referenceImages(in: known, notes: notes)
+            #expect(people.map(\.name) == ["Ada", #"Jos\xE9"#, #"Ren\xE9"#])
+            #expect(people[1].paths == [folder + "/a.png"])
+            #expect(FilePathEncoding.pathBytes(people[2].paths[0]) == Array((known + "/Ren").utf8) + [0xE9] + Array(".jpg".utf8))
+            let empty = FilePathEncoding.string(fromPathBytes: Array((known + "/").utf8) + [0xFF])
+            #expect(skipped == [KnownPeople.SkippedEntry(path: empty, reason: "the folder holds no image, so \(FilePathEncoding.string(fromPathBytes: [0xFF])) cannot be named")])
+            #expect(
+                notes.text.split(separator: "\n") == [
+                    #"facekit: \#(known)/Jos\xE9: a name that is not UTF-8; this person is named 'Jos\xE9'"#,
+                    #"facekit: \#(known)/Ren\xE9.jpg: a name that is not UTF-8; this person is named 'Ren\xE9'"#,
+                ])
         }
     }
 }
