@@ -53,7 +53,9 @@ struct CommandParser {
                     word.hasPrefix("-")
                     ? .unknownOption(
                         String(word.prefix { $0 != "=" }), among: BuiltInOption.options(for: path).map(\.name))
-                    : .unknownSubcommand(word, among: Self.subcommandNames(of: current))
+                    : .unknownSubcommand(
+                        word, among: Self.subcommandNames(of: current), builtIns: BuiltInOption.options(for: path),
+                        command: HelpFormatter.commandLine(path), value: rest.dropFirst().first)
                 throw Failure(error: error, path: path)
             }
             path.append(next)

@@ -5,11 +5,14 @@
 /// more than half the word (so `--ab` is not taken for `--cd`), an edit being a character
 /// inserted, deleted, replaced, or two neighbours swapped; the closest wins, the earlier on a tie.
 /// Failing that, a word that starts exactly one name (`--min-face` for `--min-face-size`)
-/// suggests that name.
+/// suggests that name; and failing that, a word whose dash-separated parts are, in order, whole
+/// parts of exactly one name (`--min-size` for `--min-face-size`, `completion` for
+/// `--generate-completion-script`): a word left out is a slip that edits do not measure.
 ///
 /// ```swift
 /// NameSuggestion.closest(to: "landmark", among: ["mode", "landmarks", "classify"])   // "landmarks"
 /// NameSuggestion.closest(to: "analyse", among: ["analyze", "track", "annotate"])     // "analyze"
+/// NameSuggestion.closest(to: "min-size", among: ["min-face-size", "min-detection-score"])   // "min-face-size"
 /// NameSuggestion.closest(to: "bogus", among: ["mode", "landmarks"])                  // nil
 /// ```
 enum NameSuggestion {
@@ -22,7 +25,21 @@ enum NameSuggestion {
             .filter { $0.edits <= maximumEdits && 2 * $0.edits <= word.count }
         if let best = near.min(by: { $0.edits < $1.edits }) { return best.name }
         let extended = names.filter { $0.hasPrefix(typed) }
-        return extended.count == 1 ? extended[0] : nil
+        if extended.count == 1 { return extended[0] }
+        let parts = typed.split(separator: "-")
+        let containing = names.filter { isSubsequence(parts, of: $0.split(separator: "-")) }
+        return containing.count == 1 ? containing[0] : nil
+    }
+
+    /// Whether every part of `parts` is found in `whole`, in the same order.
+    private static func isSubsequence(_ parts: [Substring], of whole: [Substring]) -> Bool {
+        guard !parts.isEmpty else { return false }
+        var rest = whole[...]
+        for part in parts {
+            guard let found = rest.firstIndex(of: part) else { return false }
+            rest = rest[(found + 1)...]
+        }
+        return true
     }
 
     /// Edits that turn `a` into `b`: insertions, deletions, replacements and swaps of two
@@ -59,10 +76,25 @@ extension CommandError {
     }
 
     /// `Unknown subcommand 'analyse'. Did you mean 'analyze'?`, or without the question when no
-    /// subcommand is close.
-    static func unknownSubcommand(_ word: String, among names: [String]) -> CommandError {
-        CommandError(
-            "Unknown subcommand '\(word)'"
-                + (NameSuggestion.closest(to: word, among: names).map { ". Did you mean '\($0)'?" } ?? ""))
+    /// subcommand is close. A word that names one of the `builtIns` instead (`completion`,
+    /// `version`: what other tools make subcommands) suggests that option, with `value` when it
+    /// is one the option takes: `Did you mean 'facekit --generate-completion-script bash'?`.
+    static func unknownSubcommand(
+        _ word: String, among names: [String], builtIns: [BuiltInOption] = [], command: String = "",
+        value: String? = nil
+    ) -> CommandError {
+        var message = "Unknown subcommand '\(word)'"
+        if let name = NameSuggestion.closest(to: word, among: names) {
+            message += ". Did you mean '\(name)'?"
+        } else if let name = NameSuggestion.closest(to: word, among: builtIns.map(\.name)),
+            let option = builtIns.first(where: { $0.name == name })
+        {
+            var suggestion = "--" + option.name
+            if let valueName = option.valueName {
+                suggestion += " " + (value.flatMap { option.allowedValues.contains($0) ? $0 : nil } ?? "<\(valueName)>")
+            }
+            message += ". Did you mean '\(command.isEmpty ? "" : command + " ")\(suggestion)'?"
+        }
+        return CommandError(message)
     }
 }

@@ -17,9 +17,10 @@ struct NameSuggestionTests {
     }
 
     @Test(
-        "suggests the closest name within two edits, or the only name the word starts",
+        "suggests the closest name within two edits, or the only name the word starts, or the only one holding its words",
         arguments: [
             ("landmark", "landmarks"), ("jbos", "jobs"), ("min-face", "min-face-size"), ("mdoe", "mode"),
+            ("min-size", "min-face-size"), ("detection-score", "min-detection-score"),
             ("ab", nil), ("min", nil), ("bogus", nil), ("", nil),
         ] as [(String, String?)])
     func closest(typed: String, expected: String?) {

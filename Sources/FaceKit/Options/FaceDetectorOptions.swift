@@ -17,7 +17,7 @@ public struct FaceDetectorOptions: Sendable, Equatable {
         /// One YuNet pass at the scale minFaceSize allows.
         case fast
         /// A finer YuNet search, mirrored as well: finds a few more small and turned faces, at
-        /// about 5 times the cost.
+        /// about 3 times the cost (docs/benchmarks.md).
         case accurate
     }
 

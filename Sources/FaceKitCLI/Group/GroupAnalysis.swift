@@ -66,7 +66,7 @@ final class GroupAnalysis {
                 }
                 progress.record(faces: found.count, failed: false)
             case .failure(let failure):
-                report(failure.description)
+                report(failure.description + (GroupInput.tableHint(for: entry.path).map { "; " + $0 } ?? ""))
                 progress.record(faces: 0, failed: true)
             }
         }

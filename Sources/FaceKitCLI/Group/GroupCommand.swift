@@ -22,7 +22,7 @@ struct GroupCommand: ParsableCommand {
             commandName: "group",
             abstract: "Group the faces of photos and videos into people.",
             discussion: """
-                Folders are searched recursively for photos and videos, in path order; a .jsonl file \
+                Folders are searched recursively for photos and videos, in path order; a .jsonl (or .ndjson) file \
                 is read as the output of analyze --descriptors --format jsonl, so that a collection \
                 analysed in shards is grouped without analysing a photo twice. A video, or track's \
                 JSON Lines, gives one face per track. Writes faces.csv (one row per face, with its person_id) and people.csv (one \
@@ -46,7 +46,8 @@ struct GroupCommand: ParsableCommand {
             + FrameSelectionFlags.arguments(\.frames)
             + VideoFlags.arguments(\.video)
             + [
-                .option("output", \.output, valueName: "dir", help: "Write faces.csv and people.csv into this folder."),
+                .option("output", \.output, valueName: "dir", help: "Write faces.csv and people.csv into this folder.")
+                    .required(),
                 .flag("crops", \.crops, help: "Also write each person's best shot, upright, as crops/person-<id>.jpg."),
                 .flag(
                     "all-crops", \.allCrops,
@@ -78,8 +79,9 @@ struct GroupCommand: ParsableCommand {
     var clustering: FaceClustering { FaceClustering(threshold: threshold, neighbours: neighbours) }
 
     func validate() throws(CommandError) {
+        // The parser refuses a command line without --output (it is required()); an empty one is left.
         guard let output, !output.isEmpty else {
-            throw CommandError("'--output <dir>' is required: group writes faces.csv and people.csv into a folder")
+            throw CommandError("The value '' is invalid for '--output <dir>': group writes faces.csv and people.csv into a folder")
         }
         guard !inputs.isEmpty else { throw CommandError("Missing expected argument '<input> ...'") }
         guard threshold > 0, threshold.isFinite else {

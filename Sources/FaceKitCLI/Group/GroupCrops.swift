@@ -25,7 +25,7 @@ struct GroupCrops {
     /// be read again (its crops are missing).
     func write(faces: [GroupedFace], into folder: GroupOutputFolder, maxPixels: Int) throws -> [String] {
         let crops = folder.file(Self.folderName)
-        try GroupOutputFolder.makeFolder(crops)
+        try OutputFolder.make(crops)
         var bySource: [String: [Int]] = [:]
         var order: [String] = []
         for index in names.keys.sorted() {

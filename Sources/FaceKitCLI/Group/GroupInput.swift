@@ -1,16 +1,34 @@
 /// What one input of `facekit group` is, told by its name: the JSON Lines of `analyze
-/// --descriptors` (`.jsonl`), a video (``ImageFileWalker/videoExtensions``), or else a photo.
-/// Folders are walked (``ImageFileWalker``) for photos and videos.
+/// --descriptors` (`.jsonl`, or `.ndjson` as `report` reads them), a video
+/// (``ImageFileWalker/videoExtensions``), or else a photo. Folders are walked
+/// (``ImageFileWalker``) for photos and videos.
 enum GroupInput: Equatable {
     case descriptorLines(String)
     case photo(ImageFileWalker.Entry)
     case video(String)
 
+    /// The names read as JSON Lines.
+    static let descriptorLinesExtensions: Set<String> = ["jsonl", "ndjson"]
+
+    /// What to say about a file that failed as a photo when its name says it is a table: the
+    /// CSV of `analyze` or `group` (no descriptors), or JSON not named as JSON Lines.
+    static func tableHint(for path: String) -> String? {
+        if ImageFileWalker.hasExtension(path, in: ["csv", "tsv"]) {
+            return "group reads photos, videos and the JSON Lines of facekit analyze --descriptors --format jsonl, "
+                + "not a CSV table (it holds no descriptors): write the JSON Lines with that command and give group the .jsonl file"
+        }
+        if ImageFileWalker.hasExtension(path, in: ["json"]) {
+            return "group reads JSON Lines only when named .jsonl or .ndjson "
+                + "(the output of facekit analyze --descriptors --format jsonl)"
+        }
+        return nil
+    }
+
     /// Every photo and video in the walk order of `paths`, with `.jsonl` files as given.
     static func expand(_ paths: [String]) -> [GroupInput] {
         let extensions = ImageFileWalker.imageExtensions.union(ImageFileWalker.videoExtensions)
         return paths.flatMap { path -> [GroupInput] in
-            if ImageFileWalker.hasExtension(path, in: ["jsonl"]) { return [.descriptorLines(path)] }
+            if ImageFileWalker.hasExtension(path, in: descriptorLinesExtensions) { return [.descriptorLines(path)] }
             return ImageFileWalker(paths: [path], extensions: extensions).map { entry in
                 if entry.failureDescription == nil, ImageFileWalker.hasExtension(entry.path, in: ImageFileWalker.videoExtensions) {
                     return .video(entry.path)

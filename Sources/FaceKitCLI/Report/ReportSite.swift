@@ -16,7 +16,7 @@ struct ReportSite {
 
     /// Writes everything; returns the sources whose pictures could not be cut, with the reason.
     func write() throws(OutputError) -> [ReportCollection.Failure] {
-        for sub in ["", "/images", "/videos", "/people"] { try Self.makeFolder(folder + sub) }
+        for sub in ["", "/images", "/videos", "/people"] { try OutputFolder.make(folder + sub) }
         let layout = ReportLayout(collection: collection, sheetIntervalSeconds: sheetIntervalSeconds, locate: locate)
         let failures = Mutex<[Int: String]>([:])
         let folder = self.folder
@@ -78,14 +78,6 @@ struct ReportSite {
     private static func stripSource(_ failure: ReportCollection.Failure) -> String {
         let prefix = failure.source + ": "
         return failure.reason.hasPrefix(prefix) ? String(failure.reason.dropFirst(prefix.count)) : failure.reason
-    }
-
-    static func makeFolder(_ path: String) throws(OutputError) {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw OutputError("\(path): cannot create the report folder: \(error.localizedDescription)")
-        }
     }
 
     /// Writes one page whole (``OutputFile``); a device or a named pipe in the folder is refused.

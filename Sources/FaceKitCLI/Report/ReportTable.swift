@@ -35,6 +35,13 @@ enum ReportTable {
         var description: String
     }
 
+    /// What to do about a table that is not there: name one that is, or make it first.
+    static func missingTableFix(_ path: String) -> String {
+        let format = ImageFileWalker.hasExtension(path, in: ["jsonl", "ndjson"]) ? "--format jsonl " : ""
+        return "write it first (facekit analyze \(format)--output \(path) photos/, or track or group), "
+            + "or give report the photos and videos to analyse itself"
+    }
+
     /// Whether `path` is read as a table (by its extension) rather than analysed.
     static func isTableFileName(_ path: String) -> Bool {
         ImageFileWalker.hasExtension(path, in: ["csv", "jsonl", "ndjson"])
@@ -45,7 +52,10 @@ enum ReportTable {
         let bytes: [UInt8]
         switch RegularFile.read(path) {
         case .success(let read): bytes = read
-        case .failure(let refusal): throw Unreadable(description: "\(path): cannot read the table: \(refusal.reason)")
+        case .failure(let refusal):
+            throw Unreadable(
+                description: "\(path): cannot read the table: \(refusal.reason)"
+                    + (refusal.code == ENOENT ? "; \(Self.missingTableFix(path))" : ""))
         }
         let text = String(decoding: bytes, as: UTF8.self)
         if ImageFileWalker.hasExtension(path, in: ["jsonl", "ndjson"]) {

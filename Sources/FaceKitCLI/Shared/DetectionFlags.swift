@@ -18,6 +18,11 @@ struct DetectionFlags: Sendable {
 
     init() {}
 
+    /// What accurate mode costs against fast, as docs/benchmarks.md measured it ("Accurate mode
+    /// costs about 3x fast mode"); help says it from here, and a test holds docs/cli.md and
+    /// benchmarks.md to the same figure.
+    static let accurateModeCost = "about 3x the time"
+
     /// The flags' definitions, bound to the group stored at `group` in `Command`.
     ///
     /// `contoursHelp` `nil` hides `--contours` from help and completions, for a command that
@@ -30,7 +35,8 @@ struct DetectionFlags: Sendable {
         return [
             .option(
                 "mode", group.appending(path: \.mode), valueName: "mode",
-                help: "Trade speed for recall: accurate searches finer and mirrored, finding a few more small and turned faces at about 5x the time."),
+                help: "Trade speed for recall: accurate searches finer and mirrored, finding a few more small and turned faces at "
+                    + accurateModeCost + "."),
             .flag(
                 "landmarks", group.appending(path: \.landmarks), help: "Compute the 10 landmarks."
             ),
