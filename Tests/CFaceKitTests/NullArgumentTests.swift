@@ -35,7 +35,7 @@ struct NullArgumentTests {
             fk_video_open(NativeInputs.video, &video, nil)
             fk_video_writer_create(folder + "/out.avi", "MJPG", 25, 64, 48, &writer, nil)
             fk_cascade_create(NativeInputs.smileCascade, &cascade, nil)
-            fk_shape_predictor_create(NativeInputs.landmarks68, &predictor, nil)
+            fk_shape_predictor_create(NativeInputs.landmarks68, nil, &predictor, nil)
             fk_face_descriptor_create(NativeInputs.faceDescriptor, &descriptor, nil)
         }
 
@@ -134,8 +134,8 @@ struct NullArgumentTests {
             ("fk_point_tracker_push_frame(frame NULL)", { fk_point_tracker_push_frame(h.tracker, nil, 1, $0) }),
             ("fk_point_tracker_follow(tracker NULL)", { fk_point_tracker_follow(nil, points, 1, &points, &errors, $0) }),
             ("fk_point_tracker_follow(points NULL)", { fk_point_tracker_follow(h.tracker, nil, 1, &points, &errors, $0) }),
-            ("fk_shape_predictor_create(path NULL)", { fk_shape_predictor_create(nil, &out, $0) }),
-            ("fk_shape_predictor_create(out NULL)", { fk_shape_predictor_create(NativeInputs.landmarks68, nil, $0) }),
+            ("fk_shape_predictor_create(path NULL)", { fk_shape_predictor_create(nil, nil, &out, $0) }),
+            ("fk_shape_predictor_create(out NULL)", { fk_shape_predictor_create(NativeInputs.landmarks68, nil, nil, $0) }),
             ("fk_shape_predictor_point_count(predictor NULL)", { fk_shape_predictor_point_count(nil, &count, $0) }),
             ("fk_shape_predictor_predict(predictor NULL)", {
                 fk_shape_predictor_predict(nil, h.image, [region], 1, &points, 68, $0)

@@ -292,7 +292,12 @@ int32_t fk_point_tracker_follow(fk_point_tracker *tracker, const fk_point *point
  */
 typedef struct fk_shape_predictor fk_shape_predictor;
 
-int32_t fk_shape_predictor_create(const char *model_path, fk_shape_predictor **out,
+/* Reads the model at model_path (dlib's serialization of a shape_predictor). cache_path, when
+ * not NULL, names a flat copy of it: read instead of the model when it was made from this very
+ * file (same size, device, inode and modification time) and is whole, otherwise written there
+ * (beside it, then renamed) once the model is read. Trouble with the copy is never an error: the
+ * model is then read as without one, and the points are the same either way. */
+int32_t fk_shape_predictor_create(const char *model_path, const char *cache_path, fk_shape_predictor **out,
                                   fk_error *error);
 
 void fk_shape_predictor_free(fk_shape_predictor *predictor);

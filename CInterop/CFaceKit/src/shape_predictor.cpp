@@ -18,6 +18,7 @@
 #include "CFaceKit.h"
 #include "guard.hpp"
 #include "image.hpp"
+#include "shape_predictor.hpp"
 
 #include <dlib/image_processing/shape_predictor.h>
 #include <dlib/opencv/cv_image.h>
@@ -43,55 +44,6 @@
 #include <unistd.h>
 
 namespace {
-
-/// Floats in memory that the kernel may back with 2 MB pages (transparent huge pages): the leaves
-/// are read at 7,500 scattered places per face, and with 4 KB pages nearly every read also misses
-/// the TLB.
-class huge_page_floats {
-  public:
-    huge_page_floats() = default;
-    explicit huge_page_floats(const std::vector<float> &values) {
-        constexpr size_t huge = size_t(2) << 20;
-        bytes_ = (values.size() * sizeof(float) + huge - 1) / huge * huge;
-        if (bytes_ == 0) return;
-        void *address = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (address == MAP_FAILED) throw std::bad_alloc();
-        ::madvise(address, bytes_, MADV_HUGEPAGE);  // a hint: 4 KB pages still work
-        data_ = static_cast<float *>(address);
-        std::memcpy(data_, values.data(), values.size() * sizeof(float));
-    }
-    huge_page_floats(huge_page_floats &&other) noexcept { swap(other); }
-    huge_page_floats &operator=(huge_page_floats &&other) noexcept {
-        swap(other);
-        return *this;
-    }
-    ~huge_page_floats() {
-        if (data_) ::munmap(data_, bytes_);
-    }
-    const float *data() const { return data_; }
-
-  private:
-    void swap(huge_page_floats &other) noexcept {
-        std::swap(data_, other.data_);
-        std::swap(bytes_, other.bytes_);
-    }
-    float *data_ = nullptr;
-    size_t bytes_ = 0;
-};
-
-/// One cascade level of the model: its trees' splits and leaves, flat.
-struct cascade_level {
-    struct split {
-        uint32_t idx1, idx2;
-        float thresh;
-    };
-    std::vector<unsigned long> anchor_idx;
-    std::vector<dlib::vector<float, 2>> deltas;
-    size_t tree_count = 0;
-    size_t splits_per_tree = 0;  // leaves per tree = splits_per_tree + 1
-    std::vector<split> splits;   // tree t's splits at [t * splits_per_tree, ...)
-    huge_page_floats leaves;     // tree t's leaf l at [(t * (splits_per_tree + 1) + l) * dims, ...)
-};
 
 /// Reads dlib's serialization format (dlib/serialize.h) from bytes in memory. dlib's own
 /// deserialize goes through std::istream a byte at a time and converts each float with ldexp
@@ -177,6 +129,8 @@ class mapped_file {
             throw fk::failure(FK_MODEL_UNAVAILABLE, std::string(path) + " is not a regular file");
         }
         size_ = size_t(info.st_size);
+        identity_ = {uint64_t(info.st_size), uint64_t(info.st_dev), uint64_t(info.st_ino), int64_t(info.st_mtim.tv_sec),
+                     int64_t(info.st_mtim.tv_nsec)};
         if (size_ > 0) {
             void *address = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
             if (address == MAP_FAILED) {
@@ -195,122 +149,123 @@ class mapped_file {
     mapped_file &operator=(const mapped_file &) = delete;
     const uint8_t *data() const { return data_; }
     size_t size() const { return size_; }
+    const model_identity &identity() const { return identity_; }
 
   private:
     const uint8_t *data_ = nullptr;
     size_t size_ = 0;
+    model_identity identity_{};
 };
 
 }  // namespace
 
-struct fk_shape_predictor {
-    dlib::matrix<float, 0, 1> initial_shape;  // read-only after creation: shareable between threads
-    std::vector<cascade_level> levels;
-    size_t dims() const { return size_t(initial_shape.size()); }
-
-    /// Reads what dlib::deserialize(shape_predictor&) reads, in its order, straight into the flat
-    /// layout: version 1, the initial shape, the forests (per cascade level, per tree: splits as
-    /// idx1, idx2, thresh, then leaves), the anchor indices and the pixel deltas.
-    void read(dlib_reader &in) {
-        if (in.integer<int32_t>() != 1) in.fail("an unknown version");
-        std::vector<float> initial;
-        in.column(initial);
-        if (initial.empty() || initial.size() % 2 != 0) in.fail("an initial shape of odd size");
-        initial_shape.set_size(long(initial.size()));
-        std::copy(initial.begin(), initial.end(), &initial_shape(0));
-        levels.resize(in.count());
-        std::vector<float> leaf, leaves;
-        for (auto &level : levels) {
-            leaves.clear();
-            level.tree_count = in.count();
-            for (size_t t = 0; t < level.tree_count; ++t) {
-                const size_t splits = in.count();
-                if (t == 0) level.splits_per_tree = splits;
-                // dlib requires full trees of one depth; check rather than trust the file.
-                if (splits != level.splits_per_tree) in.fail("trees of different depths");
-                for (size_t i = 0; i < splits; ++i) {
-                    const auto idx1 = in.integer<uint64_t>(), idx2 = in.integer<uint64_t>();
-                    level.splits.push_back({uint32_t(idx1), uint32_t(idx2), in.real()});
-                }
-                if (in.count() != splits + 1) in.fail("a tree whose leaves do not match its splits");
-                for (size_t l = 0; l <= splits; ++l) {
-                    in.column(leaf);
-                    if (leaf.size() != dims()) in.fail("a leaf of the wrong size");
-                    leaves.insert(leaves.end(), leaf.begin(), leaf.end());
-                }
+/// Reads what dlib::deserialize(shape_predictor&) reads, in its order, straight into the flat
+/// layout: version 1, the initial shape, the forests (per cascade level, per tree: splits as
+/// idx1, idx2, thresh, then leaves), the anchor indices and the pixel deltas.
+void fk_shape_predictor::read_dlib(const uint8_t *bytes, size_t count, const std::string &path) {
+    dlib_reader in(bytes, count, path);
+    if (in.integer<int32_t>() != 1) in.fail("an unknown version");
+    std::vector<float> initial;
+    in.column(initial);
+    if (initial.empty() || initial.size() % 2 != 0) in.fail("an initial shape of odd size");
+    initial_shape.set_size(long(initial.size()));
+    std::copy(initial.begin(), initial.end(), &initial_shape(0));
+    levels.resize(in.count());
+    std::vector<float> leaf, leaves;
+    for (auto &level : levels) {
+        leaves.clear();
+        level.tree_count = in.count();
+        for (size_t t = 0; t < level.tree_count; ++t) {
+            const size_t splits = in.count();
+            if (t == 0) level.splits_per_tree = splits;
+            // dlib requires full trees of one depth; check rather than trust the file.
+            if (splits != level.splits_per_tree) in.fail("trees of different depths");
+            for (size_t i = 0; i < splits; ++i) {
+                const auto idx1 = in.integer<uint64_t>(), idx2 = in.integer<uint64_t>();
+                level.splits.push_back({uint32_t(idx1), uint32_t(idx2), in.real()});
             }
-            level.leaves = huge_page_floats(leaves);
-        }
-        if (in.count() != levels.size()) in.fail("anchor indices that do not match the cascade");
-        for (auto &level : levels) {
-            level.anchor_idx.resize(in.count());
-            for (auto &anchor : level.anchor_idx) {
-                anchor = in.integer<uint64_t>();
-                if (anchor >= dims() / 2) in.fail("a pixel anchored to a point the shape lacks");
+            if (in.count() != splits + 1) in.fail("a tree whose leaves do not match its splits");
+            for (size_t l = 0; l <= splits; ++l) {
+                in.column(leaf);
+                if (leaf.size() != dims()) in.fail("a leaf of the wrong size");
+                leaves.insert(leaves.end(), leaf.begin(), leaf.end());
             }
         }
-        if (in.count() != levels.size()) in.fail("pixel offsets that do not match the cascade");
-        for (auto &level : levels) {
-            level.deltas.resize(in.count());
-            for (auto &delta : level.deltas) {
-                const float x = in.real(), y = in.real();
-                delta = dlib::vector<float, 2>(x, y);
-            }
-            if (level.deltas.size() != level.anchor_idx.size()) in.fail("pixel offsets without anchors");
-            for (const auto &split : level.splits)
-                if (split.idx1 >= level.deltas.size() || split.idx2 >= level.deltas.size())
-                    in.fail("a split that reads a pixel the model lacks");
+        level.leaves = huge_page_floats(leaves);
+    }
+    if (in.count() != levels.size()) in.fail("anchor indices that do not match the cascade");
+    for (auto &level : levels) {
+        level.anchor_idx.resize(in.count());
+        for (auto &anchor : level.anchor_idx) {
+            anchor = in.integer<uint64_t>();
+            if (anchor >= dims() / 2) in.fail("a pixel anchored to a point the shape lacks");
         }
     }
-
-    /// dlib's shape_predictor::operator(), on the flat trees.
-    template <typename image_type>
-    std::vector<dlib::point> predict(const image_type &img, const dlib::rectangle &rect) const {
-        dlib::matrix<float, 0, 1> current_shape = initial_shape;
-        std::vector<float> pixels;
-        std::vector<uint32_t> chosen;
-        const size_t d = dims();
-        for (const auto &level : levels) {
-            dlib::impl::extract_feature_pixel_values(img, rect, current_shape, initial_shape, level.anchor_idx,
-                                                     level.deltas, pixels);
-            const size_t leaves_per_tree = level.splits_per_tree + 1;
-            chosen.resize(level.tree_count);
-            for (size_t t = 0; t < level.tree_count; ++t) {
-                const cascade_level::split *splits = &level.splits[t * level.splits_per_tree];
-                size_t i = 0;
-                // Left (2i + 1) when the pixel difference exceeds the threshold, else right, as
-                // dlib does, but without a branch: to the CPU's branch predictor the direction is
-                // a coin toss, and mispredicting 30,000 splits per face took a third of the time.
-                while (i < level.splits_per_tree)
-                    i = 2 * i + 2 - size_t(pixels[splits[i].idx1] - pixels[splits[i].idx2] > splits[i].thresh);
-                chosen[t] = uint32_t(t * leaves_per_tree + (i - level.splits_per_tree));
-            }
-            float *shape = &current_shape(0);
-            constexpr size_t ahead = 8;
-            for (size_t t = 0; t < level.tree_count; ++t) {
-                if (t + ahead < level.tree_count) {
-                    const float *next = level.leaves.data() + size_t(chosen[t + ahead]) * d;
-                    for (size_t b = 0; b < d * sizeof(float); b += 64) __builtin_prefetch(reinterpret_cast<const char *>(next) + b);
-                }
-                const float *leaf = level.leaves.data() + size_t(chosen[t]) * d;
-                for (size_t k = 0; k < d; ++k) shape[k] += leaf[k];
-            }
+    if (in.count() != levels.size()) in.fail("pixel offsets that do not match the cascade");
+    for (auto &level : levels) {
+        level.deltas.resize(in.count());
+        for (auto &delta : level.deltas) {
+            const float x = in.real(), y = in.real();
+            delta = dlib::vector<float, 2>(x, y);
         }
-        const dlib::point_transform_affine to_image = dlib::impl::unnormalizing_tform(rect);
-        std::vector<dlib::point> parts(d / 2);
-        for (size_t i = 0; i < parts.size(); ++i) parts[i] = to_image(dlib::impl::location(current_shape, i));
-        return parts;
+        if (level.deltas.size() != level.anchor_idx.size()) in.fail("pixel offsets without anchors");
+        for (const auto &split : level.splits)
+            if (split.idx1 >= level.deltas.size() || split.idx2 >= level.deltas.size())
+                in.fail("a split that reads a pixel the model lacks");
     }
-};
+}
 
-extern "C" int32_t fk_shape_predictor_create(const char *model_path, fk_shape_predictor **out,
-                                             fk_error *error) {
+/// dlib's shape_predictor::operator(), on the flat trees.
+template <typename image_type>
+std::vector<dlib::point> fk_shape_predictor::predict(const image_type &img, const dlib::rectangle &rect) const {
+    dlib::matrix<float, 0, 1> current_shape = initial_shape;
+    std::vector<float> pixels;
+    std::vector<uint32_t> chosen;
+    const size_t d = dims();
+    for (const auto &level : levels) {
+        dlib::impl::extract_feature_pixel_values(img, rect, current_shape, initial_shape, level.anchor_idx,
+                                                 level.deltas, pixels);
+        const size_t leaves_per_tree = level.splits_per_tree + 1;
+        chosen.resize(level.tree_count);
+        for (size_t t = 0; t < level.tree_count; ++t) {
+            const cascade_level::split *splits = &level.splits[t * level.splits_per_tree];
+            size_t i = 0;
+            // Left (2i + 1) when the pixel difference exceeds the threshold, else right, as
+            // dlib does, but without a branch: to the CPU's branch predictor the direction is
+            // a coin toss, and mispredicting 30,000 splits per face took a third of the time.
+            while (i < level.splits_per_tree)
+                i = 2 * i + 2 - size_t(pixels[splits[i].idx1] - pixels[splits[i].idx2] > splits[i].thresh);
+            chosen[t] = uint32_t(t * leaves_per_tree + (i - level.splits_per_tree));
+        }
+        float *shape = &current_shape(0);
+        constexpr size_t ahead = 8;
+        for (size_t t = 0; t < level.tree_count; ++t) {
+            if (t + ahead < level.tree_count) {
+                const float *next = level.leaves.data() + size_t(chosen[t + ahead]) * d;
+                for (size_t b = 0; b < d * sizeof(float); b += 64) __builtin_prefetch(reinterpret_cast<const char *>(next) + b);
+            }
+            const float *leaf = level.leaves.data() + size_t(chosen[t]) * d;
+            for (size_t k = 0; k < d; ++k) shape[k] += leaf[k];
+        }
+    }
+    const dlib::point_transform_affine to_image = dlib::impl::unnormalizing_tform(rect);
+    std::vector<dlib::point> parts(d / 2);
+    for (size_t i = 0; i < parts.size(); ++i) parts[i] = to_image(dlib::impl::location(current_shape, i));
+    return parts;
+}
+
+extern "C" int32_t fk_shape_predictor_create(const char *model_path, const char *cache_path,
+                                             fk_shape_predictor **out, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(model_path != nullptr && out != nullptr, "model_path and out must not be NULL");
         const mapped_file file(model_path);
-        dlib_reader in(file.data(), file.size(), model_path);
         auto predictor = std::make_unique<fk_shape_predictor>();
-        predictor->read(in);
+        // The flat copy is only a faster way to the same numbers: any trouble with it (none yet,
+        // another model's, damaged, a read-only folder) falls back to reading the model itself.
+        if (cache_path == nullptr || !predictor->read_flat(cache_path, file.identity())) {
+            predictor->read_dlib(file.data(), file.size(), model_path);
+            if (cache_path != nullptr) predictor->write_flat(cache_path, file.identity());
+        }
         *out = predictor.release();
     });
 }

@@ -56,7 +56,9 @@ public final class FaceDetector: Sendable {
         options: FaceDetectorOptions, models: ModelLocator, finder: @escaping FinderFactory
     ) throws(FaceKitError) {
         try options.validate()
-        let shapePredictor = try NativeShapePredictor(modelPath: models.path(for: .landmarks68))
+        let landmarksPath = try models.path(for: .landmarks68)
+        let shapePredictor = try NativeShapePredictor(
+            modelPath: landmarksPath, copyPath: models.cache.copyPath(forModelAt: landmarksPath))
         guard shapePredictor.pointCount == FaceShape.pointCount else {
             throw .modelUnavailable(
                 name: ModelLocator.Model.landmarks68.rawValue,

@@ -14,8 +14,12 @@ import Foundation
 /// activations, so it is not shared between threads), and at most ``maximumWaiting`` are queued:
 /// past that, ``describe(_:in:)`` waits, so that frames do not pile up in memory.
 ///
+/// The network itself is read on that thread too, as its first job (about 40 ms of dlib's
+/// parsing, which then overlaps the other models' loading and the first frames instead of
+/// delaying them); a model that cannot be read fails every pass with the reason.
+///
 /// ```swift
-/// let worker = DescriptorWorker(network: try NativeFaceDescriptor(modelPath: path))
+/// let worker = DescriptorWorker(modelPath: path)
 /// let pending = worker.describe(shape, in: frame)   // returns at once
 /// ...                                               // the next frames
 /// pending.value?.count                               // 128, waiting if still computing
@@ -24,14 +28,18 @@ final class DescriptorWorker: @unchecked Sendable {
     /// Passes queued or running at most, before ``describe(_:in:)`` waits.
     static let maximumWaiting = 8
 
-    private let network: NativeFaceDescriptor
+    /// The network, or why it could not be read; touched only on `queue`.
+    private var network: Result<NativeFaceDescriptor, FaceKitError>?
     private let queue = DispatchQueue(label: "FaceKit.DescriptorWorker")
     private let slots = DispatchSemaphore(value: DescriptorWorker.maximumWaiting)
     private let lock = NSLock()
     private var firstError: FaceKitError?
 
-    init(network: NativeFaceDescriptor) {
-        self.network = network
+    /// Starts reading the network at `modelPath` on the worker's thread.
+    init(modelPath: String) {
+        queue.async { [self] in
+            network = Result { () throws(FaceKitError) in try NativeFaceDescriptor(modelPath: modelPath) }
+        }
     }
 
     /// Starts the descriptor of the face whose 68 points are `shape` in `image`.
@@ -41,7 +49,7 @@ final class DescriptorWorker: @unchecked Sendable {
         queue.async { [self] in
             defer { slots.signal() }
             do throws(FaceKitError) {
-                pending.fulfil(try network.descriptor(in: image, shape: shape))
+                pending.fulfil(try network!.get().descriptor(in: image, shape: shape))
             } catch {
                 lock.withLock { if firstError == nil { firstError = error } }
                 pending.fulfil(nil)

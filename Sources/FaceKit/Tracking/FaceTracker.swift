@@ -141,26 +141,27 @@ public final class FaceTracker {
         self.detector = detector
         self.detectionInterval = detectionInterval
         isSmoothing = smoothing
-        var descriptorNetwork: NativeFaceDescriptor?
+        // The network is read on the worker's thread, while the caller goes on.
+        var descriptorModel: String?
         switch reidentification {
         case .off:
             reidentificationUnavailableReason = nil
         case .required:
-            descriptorNetwork = try NativeFaceDescriptor(modelPath: models.path(for: .faceDescriptor))
+            descriptorModel = try models.path(for: .faceDescriptor)
             reidentificationUnavailableReason = nil
         case .automatic:
             // Off when the model is not found; a model found but unreadable is an error worth
-            // reporting, not a quiet "off".
+            // reporting (at the first frame that needs it), not a quiet "off".
             let path: Result<String, FaceKitError> = Result { () throws(FaceKitError) in try models.path(for: .faceDescriptor) }
             switch path {
             case .success(let path):
-                descriptorNetwork = try NativeFaceDescriptor(modelPath: path)
+                descriptorModel = path
                 reidentificationUnavailableReason = nil
             case .failure(let error):
                 reidentificationUnavailableReason = error.description
             }
         }
-        descriptorWorker = descriptorNetwork.map(DescriptorWorker.init(network:))
+        descriptorWorker = descriptorModel.map(DescriptorWorker.init(modelPath:))
         tracker = BoxTracker(configuration: configuration)
         pointTracker = try NativePointTracker()
     }

@@ -45,10 +45,28 @@ struct DescriptorWorkerTests {
         try #require(faces.count == 1)
         let shape = faces[0].shape
         let path = try models.path(for: .faceDescriptor)
-        let worker = DescriptorWorker(network: try NativeFaceDescriptor(modelPath: path))
+        let worker = DescriptorWorker(modelPath: path)
         let pending = (0..<3).map { _ in worker.describe(shape, in: image) }
         let inLine = try NativeFaceDescriptor(modelPath: path).descriptor(in: image, shape: shape)
         for descriptor in pending { #expect(descriptor.value == inLine) }
         #expect(worker.takeError() == nil)
+    }
+
+    @Test("a network that cannot be read fails every pass with the reason", .needsModels, .needsSharedData)
+    func unreadableNetwork() throws {
+        let image = try FaceImage(contentsOfFile: TestData.shared("photos/face_recognition/obama.jpg"))
+        let faces = try FaceDetector(models: ModelLocator(directory: TestData.models)).analyse(image)
+        try #require(faces.count == 1)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("worker-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let damaged = folder.appendingPathComponent("dlib_face_recognition_resnet_model_v1.dat").path
+        try Data("not a network".utf8).write(to: URL(fileURLWithPath: damaged))
+        let worker = DescriptorWorker(modelPath: damaged)
+        for _ in 0..<2 {
+            #expect(worker.describe(faces[0].shape, in: image).value == nil)
+            let error = try #require(worker.takeError(), "a pass without its network said nothing")
+            #expect(error.description.contains(damaged))
+        }
     }
 }

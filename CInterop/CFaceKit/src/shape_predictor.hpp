@@ -1,0 +1,106 @@
+// The shape predictor's model as FaceKit holds it: every cascade level's splits and leaves in
+// flat arrays (shape_predictor.cpp reads dlib's file into it and places points with it;
+// shape_predictor_cache.cpp keeps a copy that loads without parsing).
+#pragma once
+
+#include "CFaceKit.h"
+
+#include <dlib/geometry/vector.h>
+#include <dlib/matrix.h>
+
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <sys/mman.h>
+
+/// Floats in memory that the kernel may back with 2 MB pages (transparent huge pages): the leaves
+/// are read at 7,500 scattered places per face, and with 4 KB pages nearly every read also misses
+/// the TLB.
+class huge_page_floats {
+  public:
+    huge_page_floats() = default;
+    /// count floats, zero.
+    explicit huge_page_floats(size_t count) : count_(count) {
+        constexpr size_t huge = size_t(2) << 20;
+        bytes_ = (count * sizeof(float) + huge - 1) / huge * huge;
+        if (bytes_ == 0) return;
+        void *address = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (address == MAP_FAILED) throw std::bad_alloc();
+        ::madvise(address, bytes_, MADV_HUGEPAGE);  // a hint: 4 KB pages still work
+        data_ = static_cast<float *>(address);
+    }
+    explicit huge_page_floats(const std::vector<float> &values) : huge_page_floats(values.size()) {
+        if (!values.empty()) std::memcpy(data_, values.data(), values.size() * sizeof(float));
+    }
+    huge_page_floats(huge_page_floats &&other) noexcept { swap(other); }
+    huge_page_floats &operator=(huge_page_floats &&other) noexcept {
+        swap(other);
+        return *this;
+    }
+    ~huge_page_floats() {
+        if (data_) ::munmap(data_, bytes_);
+    }
+    const float *data() const { return data_; }
+    float *data() { return data_; }
+    size_t size() const { return count_; }
+
+  private:
+    void swap(huge_page_floats &other) noexcept {
+        std::swap(data_, other.data_);
+        std::swap(bytes_, other.bytes_);
+        std::swap(count_, other.count_);
+    }
+    float *data_ = nullptr;
+    size_t bytes_ = 0;
+    size_t count_ = 0;
+};
+
+/// One cascade level of the model: its trees' splits and leaves, flat.
+struct cascade_level {
+    struct split {
+        uint32_t idx1, idx2;
+        float thresh;
+    };
+    std::vector<unsigned long> anchor_idx;
+    std::vector<dlib::vector<float, 2>> deltas;
+    size_t tree_count = 0;
+    size_t splits_per_tree = 0;  // leaves per tree = splits_per_tree + 1
+    std::vector<split> splits;   // tree t's splits at [t * splits_per_tree, ...)
+    huge_page_floats leaves;     // tree t's leaf l at [(t * (splits_per_tree + 1) + l) * dims, ...)
+};
+
+/// What tells one model file from another (or from itself after it changed): its size, device,
+/// inode and modification time.
+struct model_identity {
+    uint64_t size, device, inode;
+    int64_t modified_seconds, modified_nanoseconds;
+};
+
+struct fk_shape_predictor {
+    dlib::matrix<float, 0, 1> initial_shape;  // read-only after creation: shareable between threads
+    std::vector<cascade_level> levels;
+    size_t dims() const { return size_t(initial_shape.size()); }
+
+    /// Reads dlib's serialization of a shape_predictor (the .dat file's bytes); throws
+    /// fk::failure(FK_MODEL_UNAVAILABLE) naming path when they are not one.
+    void read_dlib(const uint8_t *bytes, size_t count, const std::string &path);
+
+    /// Reads the flat copy at path when it was written from the model file `source` is, and is
+    /// whole and consistent; false (this left empty) otherwise.
+    bool read_flat(const char *path, const model_identity &source);
+
+    /// Writes the flat copy to path (beside it, then renamed); quietly does nothing when it
+    /// cannot.
+    void write_flat(const char *path, const model_identity &source) const;
+
+    /// dlib's shape_predictor::operator(), on the flat trees.
+    template <typename image_type>
+    std::vector<dlib::point> predict(const image_type &img, const dlib::rectangle &rect) const;
+
+    /// Whether every split reads a pixel the level has and every anchor is a point of the shape.
+    bool is_consistent() const;
+};
