@@ -225,7 +225,7 @@ struct AnnotateCommand: ParsableCommand {
             return AnnotationOutcome(drawn: nil, failure: error.description)
         }
         do throws(OutputError) {
-            try AnnotationFileWriter.write(data, to: target.outputPath)
+            try AnnotationFileWriter.write(data, to: target)
         } catch {
             return AnnotationOutcome(drawn: nil, failure: "\(target.input): not annotated: \(error.description)")
         }
@@ -254,7 +254,7 @@ struct AnnotateCommand: ParsableCommand {
         let lock: Int32
         let replacing: String
         do {
-            (temporary, lock, replacing) = try AnnotationFileWriter.temporaryFile(for: target.outputPath)
+            (temporary, lock, replacing) = try AnnotationFileWriter.temporaryFile(for: target)
         } catch {
             return failed("\(target.input): not annotated: \(error.description)")
         }

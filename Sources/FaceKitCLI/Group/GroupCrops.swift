@@ -24,8 +24,7 @@ struct GroupCrops {
     /// Writes every crop into `folder`/crops, returning a message for each source that could not
     /// be read again (its crops are missing).
     func write(faces: [GroupedFace], into folder: GroupOutputFolder, maxPixels: Int) throws -> [String] {
-        let crops = folder.file(Self.folderName)
-        try OutputFolder.make(crops)
+        let crops = try folder.makeFolder(Self.folderName)
         var bySource: [String: [Int]] = [:]
         var order: [String] = []
         for index in names.keys.sorted() {

@@ -22,6 +22,8 @@ import FaceKitArguments
 ///   file and a named pipe's reader gets the output. Opening a pipe waits for its reader, as the
 ///   shell's `>` does. Files FaceKit names itself inside an output folder refuse them instead
 ///   (``SpecialFiles/refused``): nobody asked for them, and a pipe there would hang the run.
+///   Those refuse a symbolic link too, which would lead the write out of the folder
+///   (``OutputFolder``).
 ///
 /// ```swift
 /// try OutputTarget(path: "faces.csv")     // .file(path: "faces.csv")
@@ -37,7 +39,7 @@ enum OutputTarget: Equatable {
     enum SpecialFiles {
         /// Written in place: a path the user named.
         case writtenInPlace
-        /// An error: a path FaceKit made up inside an output folder.
+        /// An error, and so is a symbolic link: a path FaceKit made up inside an output folder.
         case refused
     }
 
@@ -47,6 +49,11 @@ enum OutputTarget: Equatable {
             return
         }
         var info = stat()
+        if specialFiles == .refused, FilePathEncoding.withFileSystemRepresentation(path, { lstat($0, &info) }) == 0,
+            (info.st_mode & S_IFMT) == S_IFLNK
+        {
+            throw OutputError("\(path): cannot write output: \(OutputFolder.linkRefusal())")
+        }
         guard FilePathEncoding.withFileSystemRepresentation(path, { stat($0, &info) }) == 0 else {
             // Nothing there yet (or nothing reachable): creating the file says why if it cannot.
             self = .file(path: path)

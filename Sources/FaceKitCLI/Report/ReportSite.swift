@@ -16,7 +16,8 @@ struct ReportSite {
 
     /// Writes everything; returns the sources whose pictures could not be cut, with the reason.
     func write() throws(OutputError) -> [ReportCollection.Failure] {
-        for sub in ["", "/images", "/videos", "/people"] { try OutputFolder.make(folder + sub) }
+        let site = try OutputFolder(folder)
+        for sub in ["images", "videos", "people"] { try site.makeFolder(sub) }
         let layout = ReportLayout(collection: collection, sheetIntervalSeconds: sheetIntervalSeconds, locate: locate)
         let failures = Mutex<[Int: String]>([:])
         let folder = self.folder
@@ -80,7 +81,8 @@ struct ReportSite {
         return failure.reason.hasPrefix(prefix) ? String(failure.reason.dropFirst(prefix.count)) : failure.reason
     }
 
-    /// Writes one page whole (``OutputFile``); a device or a named pipe in the folder is refused.
+    /// Writes one page whole (``OutputFile``); a device, a named pipe or a symbolic link in the
+    /// folder is refused.
     static func write(_ text: String, to path: String) throws(OutputError) {
         let output = try OutputFile(path: path, specialFiles: .refused)
         output.write(text)
