@@ -18,11 +18,12 @@ struct AnalyzeEndToEndTests {
         #expect(lines.count >= 2)
         for line in lines.dropFirst() {
             let cells = line.split(separator: ",", omittingEmptySubsequences: false)
-            #expect(cells.count == 17)
+            #expect(cells.count == 20)
             #expect(cells[0] == TestSupport.astronaut[...])
             #expect(cells[1].isEmpty && cells[2].isEmpty && cells[4].isEmpty)
             #expect(Double(cells[9]).map { $0 >= FaceDetectorOptions.defaultMinDetectionScore && $0 <= 1 } == true)
             #expect(cells[13].isEmpty && cells[14].isEmpty && cells[15].isEmpty)  // not classified
+            #expect(cells[16...18].allSatisfy { $0 == "not_requested" })
         }
         #expect(lines[1].split(separator: ",", omittingEmptySubsequences: false)[3] == "0")
     }
@@ -279,10 +280,10 @@ struct AnalyzeEndToEndTests {
         let run = TestSupport.analyze(["--landmarks", TestSupport.astronaut])
         #expect(run.status == 0)
         let lines = run.stdoutLines
-        #expect(lines.first?.split(separator: ",").count == 37)
+        #expect(lines.first?.split(separator: ",").count == 40)
         let row = try #require(lines.dropFirst().first).split(separator: ",", omittingEmptySubsequences: false)
-        #expect(row.count == 37)
-        #expect(!row[16].isEmpty && !row[17].isEmpty)  // left_eye
+        #expect(row.count == 40)
+        #expect(!row[20].isEmpty && !row[21].isEmpty)  // left_eye
     }
 }
 

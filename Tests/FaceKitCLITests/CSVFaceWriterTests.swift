@@ -21,7 +21,7 @@ func sampleFace() -> Face {
 @Suite("CSVFaceWriter")
 struct CSVFaceWriterTests {
     static let fixedHeader =
-        "source,frame,timestamp_ms,face,tracking_id,x,y,width,height,detection_score,head_euler_x,head_euler_y,head_euler_z,smiling_probability,left_eye_open_probability,right_eye_open_probability,quality"
+        "source,frame,timestamp_ms,face,tracking_id,x,y,width,height,detection_score,head_euler_x,head_euler_y,head_euler_z,smiling_probability,left_eye_open_probability,right_eye_open_probability,smiling_probability_absent,left_eye_open_probability_absent,right_eye_open_probability_absent,quality"
 
     @Test("the header is the documented one without --landmarks")
     func headerWithoutLandmarks() {
@@ -47,24 +47,42 @@ struct CSVFaceWriterTests {
 
     @Test("contours add no columns")
     func contoursNoColumns() {
-        #expect(CSVFaceWriter.header(columns: FaceRecordColumns(contours: true)).count == 17)
+        #expect(CSVFaceWriter.header(columns: FaceRecordColumns(contours: true)).count == 20)
     }
 
-    @Test("a still-image row leaves frame, timestamp, tracking ID and absent values empty")
+    @Test("a still-image row leaves frame, timestamp, tracking ID and absent values empty, and says why each is absent")
     func stillRow() {
         let record = FaceRecord(source: "photos/a.jpg", index: 2, face: sampleFace())
         let line = CSVFaceWriter.line(CSVFaceWriter.cells(for: record, columns: FaceRecordColumns()))
-        #expect(line == "photos/a.jpg,,,2,,10,20.5,100,100,0.9123,0,12.35,-3.1,0.8765,,1,0.7312\n")
+        #expect(line == "photos/a.jpg,,,2,,10,20.5,100,100,0.9123,0,12.35,-3.1,0.8765,,1,,eye_not_visible,,0.7312\n")
+    }
+
+    @Test("the CSV's reasons are the ones JSON Lines gives under absent, column for key")
+    func reasonsAsInJSONLines() throws {
+        let face = Face(
+            frame: CGRect(x: 0, y: 0, width: 10, height: 10),
+            absenceReasons: [.smiling: .notRequested, .leftEyeOpen: .faceTooSmall, .rightEyeOpen: .landmarksImplausible])
+        let record = FaceRecord(source: "a.jpg", index: 0, face: face)
+        let header = CSVFaceWriter.header(columns: FaceRecordColumns())
+        let cells = CSVFaceWriter.cells(for: record, columns: FaceRecordColumns())
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(JSONLinesFaceWriter.line(for: record, columns: .init()).utf8))
+                as? [String: Any])
+        let absent = try #require(json["absent"] as? [String: String])
+        for (key, reason) in absent {
+            #expect(cells[try #require(header.firstIndex(of: key + "_absent"))] == reason)
+        }
+        #expect(absent.count == 3)
     }
 
     @Test("landmark cells are empty for landmarks not computed")
     func landmarkCells() {
         let cells = CSVFaceWriter.cells(
             for: FaceRecord(source: "a", index: 0, face: sampleFace()), columns: FaceRecordColumns(landmarks: true))
-        #expect(cells.count == 37)
-        #expect(Array(cells[17...18]) == ["40.13", "50"])
-        #expect(cells[19...34].allSatisfy { $0.isEmpty })
-        #expect(Array(cells[35...36]) == ["60", "90.5"])
+        #expect(cells.count == 40)
+        #expect(Array(cells[20...21]) == ["40.13", "50"])
+        #expect(cells[22...37].allSatisfy { $0.isEmpty })
+        #expect(Array(cells[38...39]) == ["60", "90.5"])
     }
 
     @Test("a video row carries frame, timestamp and tracking ID")

@@ -25,13 +25,13 @@ struct JSONLinesFaceWriterTests {
         #expect(array == [text])
     }
 
-    @Test("a still-image line has the fixed keys in order, null for absent values and the reasons")
+    @Test("a still-image line has the fixed keys in order, no video keys, null for absent values and the reasons")
     func stillLine() {
         let line = JSONLinesFaceWriter.line(
             for: FaceRecord(source: "a.jpg", index: 1, face: sampleFace()), columns: FaceRecordColumns())
         #expect(
             line
-                == #"{"source":"a.jpg","frame":null,"timestamp_ms":null,"face":1,"tracking_id":null,"box":{"x":10,"y":20.5,"width":100,"height":100},"detection_score":0.9123,"head_euler":{"x":0,"y":12.35,"z":-3.1},"smiling_probability":0.8765,"left_eye_open_probability":null,"right_eye_open_probability":1,"absent":{"left_eye_open_probability":"eye_not_visible"},"quality":0.7312}"#
+                == #"{"source":"a.jpg","face":1,"box":{"x":10,"y":20.5,"width":100,"height":100},"detection_score":0.9123,"head_euler":{"x":0,"y":12.35,"z":-3.1},"smiling_probability":0.8765,"left_eye_open_probability":null,"right_eye_open_probability":1,"absent":{"left_eye_open_probability":"eye_not_visible"},"quality":0.7312}"#
                 + "\n")
     }
 

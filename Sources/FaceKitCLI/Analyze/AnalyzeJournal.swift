@@ -29,9 +29,12 @@ struct AnalyzeSettings: JournalSettings {
     var knownTolerance: Double?
     var shard: String?
     var paths: [String]
+    /// ``CSVFaceWriter/tableLayout``; absent in journals written before it was recorded (layout 1).
+    var tableLayout: Int? = CSVFaceWriter.tableLayout
 
     var phrases: [(key: String, text: String)] {
-        Self.leadingPhrases(facekitVersion: facekitVersion, format: format, mode: mode, landmarks: landmarks)
+        Self.leadingPhrases(
+            facekitVersion: facekitVersion, tableLayout: tableLayout, format: format, mode: mode, landmarks: landmarks)
             + [
                 ("contours", Self.flagPhrase("contours", contours)),
                 ("classify", Self.flagPhrase("classify", classify)),

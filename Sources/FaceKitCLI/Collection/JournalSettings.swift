@@ -19,11 +19,15 @@ extension JournalSettings {
 
     /// The phrases every collection command's settings open with: the version, the format, the
     /// mode and the landmarks.
-    static func leadingPhrases(facekitVersion: String, format: String, mode: String, landmarks: Bool)
-        -> [(key: String, text: String)]
-    {
+    static func leadingPhrases(
+        facekitVersion: String, tableLayout: Int?, format: String, mode: String, landmarks: Bool
+    ) -> [(key: String, text: String)] {
         [
             ("version", "facekit \(facekitVersion)"),
+            (
+                "table-layout",
+                tableLayout.map { "table layout \($0)" } ?? "table layout 1 (before the _absent columns)"
+            ),
             ("format", "--format \(format)"),
             ("mode", "--mode \(mode)"),
             ("landmarks", flagPhrase("landmarks", landmarks)),

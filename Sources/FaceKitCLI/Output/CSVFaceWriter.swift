@@ -5,18 +5,26 @@ import FaceKitArguments
 /// The CSV table of docs/mlkit-semantics.md: one row per face, LF line ends, RFC 4180 quoting.
 ///
 /// An empty cell means "not computed": no frame for a still image, no tracking ID without
-/// tracking, an absent probability or landmark.
+/// tracking, an absent probability or landmark. Why a probability is absent is in the column
+/// named after it with `_absent` (`not_requested`, `eye_not_visible`, ...: the reasons JSON Lines
+/// gives under `absent`), empty when it is present.
 ///
 /// ```
 /// source,frame,timestamp_ms,face,tracking_id,x,y,width,height,detection_score,head_euler_x,...
-/// photos/a.jpg,,,0,,120.5,88,210,210,0.9312,-3.1,12.25,0.5,,,
+/// photos/a.jpg,,,0,,120.5,88,210,210,0.9312,-3.1,12.25,0.5,,,,not_requested,not_requested,not_requested,0.7312
 /// ```
 struct CSVFaceWriter: FaceRecordWriter {
     static let fixedColumns = [
         "source", "frame", "timestamp_ms", "face", "tracking_id", "x", "y", "width", "height", "detection_score",
         "head_euler_x", "head_euler_y", "head_euler_z",
-        "smiling_probability", "left_eye_open_probability", "right_eye_open_probability", "quality",
+        "smiling_probability", "left_eye_open_probability", "right_eye_open_probability",
+        "smiling_probability_absent", "left_eye_open_probability_absent", "right_eye_open_probability_absent",
+        "quality",
     ]
+    /// The revision of the table's columns, which the journal of `--output` records so that a run
+    /// interrupted before a change of columns is not continued with rows of another width: 2
+    /// added the `_absent` columns (and left the video keys out of photos' JSON Lines).
+    static let tableLayout = 2
     /// With `--known`: the name of the nearest known person within the tolerance (empty when no
     /// one is), and the distance to the nearest known person.
     static let personColumns = ["person", "person_distance"]
@@ -61,8 +69,9 @@ struct CSVFaceWriter: FaceRecordWriter {
             text(face.smilingProbability, NumberFormat.probability),
             text(face.leftEyeOpenProbability, NumberFormat.probability),
             text(face.rightEyeOpenProbability, NumberFormat.probability),
-            text(face.quality, NumberFormat.probability),
         ]
+        cells += Face.Probability.allCases.map { face.absenceReason($0)?.rawValue ?? "" }
+        cells.append(text(face.quality, NumberFormat.probability))
         if columns.people {
             cells.append(record.person?.name ?? "")
             cells.append(text(record.person?.distance, NumberFormat.probability))

@@ -5,12 +5,13 @@ import FaceKitArguments
 /// JSON Lines: one object per face, keys always in the same order, numbers rounded as in the CSV.
 ///
 /// ```json
-/// {"source":"a.jpg","frame":null,"timestamp_ms":null,"face":0,"tracking_id":null,
+/// {"source":"a.jpg","face":0,
 ///  "box":{"x":120.5,"y":88,"width":210,"height":210},"detection_score":0.9312,"head_euler":{"x":-3.1,"y":12.25,"z":0.5},
 ///  "smiling_probability":null,"left_eye_open_probability":null,"right_eye_open_probability":null,
 ///  "absent":{"smiling_probability":"not_requested",...},"quality":0.7312}
 /// ```
-/// (one line in the output). `absent` names the reason for each absent probability whose reason
+/// (one line in the output). `frame`, `timestamp_ms` and `tracking_id` come only with a video's
+/// frames (after `source`, and after `face`). `absent` names the reason for each absent probability whose reason
 /// is known (and for an absent descriptor, under `descriptor`); `quality` (``FaceQuality``)
 /// follows it; `descriptor` (128 numbers, or `null`) appears only with descriptors requested,
 /// `person` and `person_distance` only with known people; `landmarks` (all 10 keys, `null` when absent) appears only with landmarks requested;
@@ -31,10 +32,14 @@ struct JSONLinesFaceWriter: FaceRecordWriter {
     static func line(for record: FaceRecord, columns: FaceRecordColumns) -> String {
         let face = record.face
         var json = "{\"source\":" + string(FilePathEncoding.text(record.source))
-        json += ",\"frame\":" + (record.frame.map(String.init) ?? "null")
-        json += ",\"timestamp_ms\":" + number(record.timestampMilliseconds, NumberFormat.timestamp)
+        // A photo has no frame, time or track: the keys are left out rather than null, as a
+        // column of nulls named timestamp_* is read as dates by pandas.read_json.
+        if let frame = record.frame {
+            json += ",\"frame\":" + String(frame)
+            json += ",\"timestamp_ms\":" + number(record.timestampMilliseconds, NumberFormat.timestamp)
+        }
         json += ",\"face\":" + String(record.index)
-        json += ",\"tracking_id\":" + (face.trackingID.map(String.init) ?? "null")
+        if record.frame != nil { json += ",\"tracking_id\":" + (face.trackingID.map(String.init) ?? "null") }
         json += ",\"box\":{\"x\":" + number(Double(face.frame.origin.x), NumberFormat.coordinate)
         json += ",\"y\":" + number(Double(face.frame.origin.y), NumberFormat.coordinate)
         json += ",\"width\":" + number(Double(face.frame.size.width), NumberFormat.coordinate)

@@ -126,8 +126,13 @@ enum ReportTable {
         }
         let probabilityColumns = ["smiling_probability", "left_eye_open_probability", "right_eye_open_probability"]
             .compactMap(table.column)
+        // Tables before the _absent columns tell only by a probability present; newer ones also
+        // by a reason other than not_requested (every face classified, none with an eye visible).
+        let reasonColumns = ["smiling_probability", "left_eye_open_probability", "right_eye_open_probability"]
+            .compactMap { table.column($0 + "_absent") }
         let classified = table.rows.contains { row in
             probabilityColumns.contains { $0 < row.count && !row[$0].isEmpty }
+                || reasonColumns.contains { $0 < row.count && !row[$0].isEmpty && row[$0] != "not_requested" }
         }
         let landmarkColumns = FaceLandmark.LandmarkType.allCases.compactMap { type -> (FaceLandmark.LandmarkType, Int, Int)? in
             guard let lx = table.column(type.snakeCaseName + "_x"), let ly = table.column(type.snakeCaseName + "_y")

@@ -34,9 +34,12 @@ struct TrackSettings: JournalSettings {
     var knownTolerance: Double?
     var shard: String?
     var paths: [String]
+    /// ``CSVFaceWriter/tableLayout``; absent in journals written before it was recorded (layout 1).
+    var tableLayout: Int? = CSVFaceWriter.tableLayout
 
     var phrases: [(key: String, text: String)] {
-        Self.leadingPhrases(facekitVersion: facekitVersion, format: format, mode: mode, landmarks: landmarks)
+        Self.leadingPhrases(
+            facekitVersion: facekitVersion, tableLayout: tableLayout, format: format, mode: mode, landmarks: landmarks)
             + [
                 ("classify", Self.flagPhrase("classify", classify)),
                 ("min-face-size", "--min-face-size \(minFaceSize.defaultValueDescription)"),
