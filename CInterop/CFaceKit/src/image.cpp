@@ -143,7 +143,10 @@ cv::Mat to_bgr8(const cv::Mat &decoded) {
 }
 
 void check_pixel_limit(int64_t w, int64_t h, int64_t max_pixels) {
-    if (max_pixels > 0 && w * h > max_pixels)
+    // A PNG header's sides reach 2^32 - 1, whose product does not fit an int64_t: one that
+    // overflows is over any limit (wrapped, it came out negative and passed; found by fuzzing).
+    int64_t pixels = 0;
+    if (max_pixels > 0 && (__builtin_mul_overflow(w, h, &pixels) || pixels > max_pixels))
         throw fk::failure(FK_IMAGE_TOO_LARGE, std::to_string(w) + "x" + std::to_string(h) +
                                                   " pixels is over the limit of " + std::to_string(max_pixels));
 }
