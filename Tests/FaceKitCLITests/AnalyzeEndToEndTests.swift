@@ -246,12 +246,26 @@ struct AnalyzeEndToEndTests {
         }
     }
 
-    @Test("an --output in a missing folder is a runtime failure that names it")
+    @Test("an --output in a missing folder makes the folder, with its parents, as README's results/faces-2.csv needs")
     func outputFolderMissing() throws {
-        let run = TestSupport.analyze(["--output", "/nonexistent-folder/faces.csv", TestSupport.astronaut])
-        #expect(run.status == 1)
-        #expect(run.stderr.hasPrefix("facekit: /nonexistent-folder/faces.csv: cannot write output: "))
-        #expect(run.stdout.isEmpty)
+        try TestSupport.withTemporaryFolder { folder in
+            let output = folder + "/results/2026/faces-2.csv"
+            let run = TestSupport.analyze(["--shard", "1/1", "--output", output, TestSupport.astronaut])
+            #expect(run.status == 0, "\(run.stderr)")
+            let written = try String(contentsOfFile: output, encoding: .utf8)
+            #expect(written.hasPrefix(CSVFaceWriterTests.fixedHeader))
+        }
+    }
+
+    @Test("an --output whose folder is a file is a runtime failure that names the file")
+    func outputFolderIsAFile() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let file = try TestSupport.makeFile(folder, "results")
+            let run = TestSupport.analyze(["--output", file + "/faces.csv", TestSupport.astronaut])
+            #expect(run.status == 1)
+            #expect(run.stderrLines == ["facekit: \(file): cannot make folder: it is a file, not a folder"])
+            #expect(run.stdout.isEmpty)
+        }
     }
 
     @Test("JSON Lines output parses and carries landmarks, contours and absence reasons")

@@ -12,7 +12,8 @@ import FaceKitArguments
 ///
 /// - A regular file, or nothing yet, is a ``file(path:)``: written beside it and renamed over it
 ///   once complete. A symbolic link to a regular file stays a link: the file it points to is the
-///   one replaced.
+///   one replaced. A missing folder on the way to a path the user named is made here
+///   (``OutputFolder/make(_:)``), the one thing this does to the file system.
 /// - `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N` and `/dev/stdin` are
 ///   ``inherited(_:)``: a copy of the process's own descriptor is written, so `--summary
 ///   /dev/stdout` goes where standard output goes, after what is already there (`>>` included),
@@ -54,8 +55,16 @@ enum OutputTarget: Equatable {
         {
             throw OutputError("\(path): cannot write output: \(OutputFolder.linkRefusal())")
         }
-        guard FilePathEncoding.withFileSystemRepresentation(path, { stat($0, &info) }) == 0 else {
+        let found = FilePathEncoding.withFileSystemRepresentation(path) { stat($0, &info) == 0 ? 0 : errno }
+        guard found == 0 else {
             // Nothing there yet (or nothing reachable): creating the file says why if it cannot.
+            // A path the user named gets its missing folders (`--output results/faces-2.csv`), as
+            // group's and report's folders do; those FaceKit names are made by OutputFolder.
+            if specialFiles == .writtenInPlace, found == ENOENT || found == ENOTDIR,
+                let parent = Self.parentFolder(path)
+            {
+                try OutputFolder.make(parent)
+            }
             self = .file(path: path)
             return
         }
@@ -70,6 +79,12 @@ enum OutputTarget: Equatable {
             }
             self = .special(path: path)
         }
+    }
+
+    /// The folder `path` is in, `nil` for a name in the current folder.
+    static func parentFolder(_ path: String) -> String? {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return nil }
+        return String(path[..<slash])
     }
 
     /// The descriptor that `/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or

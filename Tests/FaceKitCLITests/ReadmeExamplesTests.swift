@@ -1,0 +1,76 @@
+import FaceKitTestSupport
+import Foundation
+import Testing
+
+@testable import FaceKitCLI
+
+/// README.md's "Use" block, run as a new user would: every line as written, in order, in an
+/// empty folder where the names it uses (`photos/`, `photo.jpg`, `clip.mp4`, `known/`) are the
+/// development data, with the `facekit` just built for `.build/release/facekit`.
+///
+/// The other shell blocks of README.md are not run here: `scripts/run-sample` and
+/// `scripts/test` install packages and build (`scripts/test` is the whole test run), and the
+/// retraining commands take the data sets for hours. docs/cli.md's examples are separate
+/// snippets over made-up names (`talk.mov`, `/opt/facekit/models`, shard 7 of 40), not one
+/// sequence, and are not run either.
+@Suite("README examples", .needsModels, .needsSharedData)
+struct ReadmeExamplesTests {
+    /// The shell lines of the first `sh` block after `heading`.
+    static func shellLines(after heading: String, in text: String) -> [String] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let start = lines.firstIndex(of: heading),
+            let open = lines[start...].firstIndex(of: "```sh")
+        else { return [] }
+        return Array(lines[(open + 1)...].prefix { $0 != "```" }.filter { !$0.isEmpty })
+    }
+
+    /// Makes the inputs the block names in `folder`, as links to the development data: the
+    /// photos of five named people, one of their photos, the Hamilton clip, and known people
+    /// in both of the layouts `--known` takes (a photo per person, a folder per person).
+    static func stageInputs(in folder: String) throws {
+        let files = FileManager.default
+        func link(_ name: String, to data: String) throws {
+            try files.createSymbolicLink(atPath: folder + "/" + name, withDestinationPath: TestData.shared(data))
+        }
+        try link("photos", to: "photos/identities")
+        try link("photo.jpg", to: "photos/identities/test/obama_and_biden.jpg")
+        try link("clip.mp4", to: "video/short_hamilton_clip.mp4")
+        try files.createDirectory(atPath: folder + "/known", withIntermediateDirectories: false)
+        try link("known/Lin-Manuel Miranda.png", to: "video/hamilton-cast/lin-manuel-miranda.png")
+        try link("known/Alex Lacamoire.png", to: "video/hamilton-cast/alex-lacamoire.png")
+        try link("known/Barack Obama", to: "photos/identities/train/obama")
+    }
+
+    @Test("README.md's Use block is a sequence of facekit lines, each writing files of its own")
+    func useBlockShape() throws {
+        let readme = try String(contentsOf: TestData.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = Self.shellLines(after: "## Use", in: readme)
+        #expect(lines.count >= 10)
+        #expect(lines.allSatisfy { $0.contains(".build/release/facekit ") }, "\(lines)")
+    }
+
+    @Test("every line of README.md's Use block runs as written, in order, on the development data")
+    func useBlockRuns() throws {
+        let executable = try #require(TestSupport.executable, "the facekit executable is not built")
+        let readme = try String(contentsOf: TestData.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = Self.shellLines(after: "## Use", in: readme)
+        try #require(!lines.isEmpty, "README.md has no sh block after ## Use")
+        try TestSupport.withTemporaryFolder { folder in
+            try Self.stageInputs(in: folder)
+            for line in lines {
+                let command = line.replacingOccurrences(of: ".build/release/facekit", with: "'\(executable)'")
+                let run = try TestSupport.runProcess("/bin/sh", ["-c", command], in: folder, killedAfter: 900)
+                #expect(run.status == 0, "README line failed: \(line)\n\(run.stderr)")
+                // Later lines read what this one wrote.
+                if run.status != 0 { return }
+            }
+            // The report of the tables shows the photos' faces: no later line replaced faces.csv.
+            let overview = try String(contentsOfFile: folder + "/report/index.html", encoding: .utf8)
+            let photos = try #require(
+                overview.firstMatch(of: /<b>(\d+)<\/b><span>photos with faces/).map { Int($0.1)! }, "\(overview)")
+            #expect(photos > 0)
+            #expect(try String(contentsOfFile: folder + "/merged.csv", encoding: .utf8).hasPrefix("source,"))
+            #expect(FileManager.default.fileExists(atPath: folder + "/named-people/people.csv"))
+        }
+    }
+}
