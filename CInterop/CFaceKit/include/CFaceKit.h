@@ -336,7 +336,7 @@ int32_t fk_solve_pose(const float *model_points_xyz, const fk_point *image_point
 /* ---- Video ----------------------------------------------------------------------------------
  * Sequential frame reading through OpenCV's FFmpeg backend (MP4/H.264, MOV/HEVC, AVI/MPEG-4, ...).
  * Frames come out upright: rotation metadata is applied where the backend exposes it.
- * An fk_video may not be shared between threads. Each open fk_video keeps a thread of its own that
+ * An fk_video may not be shared between threads (but for fk_video_interrupt). Each open fk_video keeps a thread of its own that
  * decodes the next frame while the caller works on the current one.
  */
 typedef struct fk_video fk_video;
@@ -352,6 +352,34 @@ typedef struct fk_video_info {
  * folder or a named pipe, no permission; checked without blocking, before FFmpeg opens it) or
  * FK_NOT_A_VIDEO (empty, no video stream, or no frame can be decoded). */
 int32_t fk_video_open(const char *path, fk_video **out, fk_error *error);
+
+/* What fk_video_open_live opens. */
+typedef enum fk_live_kind {
+    FK_LIVE_STANDARD_INPUT = 0, /* file descriptor 0, as FFmpeg's pipe:0 (MPEG-TS, Matroska, ...) */
+    FK_LIVE_URL = 1,            /* a stream URL FFmpeg opens: udp://, rtsp://, http(s)://, ... */
+    FK_LIVE_DEVICE = 2,         /* a V4L2 camera, /dev/video* */
+} fk_live_kind;
+
+/* Opens a live source. open_timeout_ms bounds the wait for a stream to open (FFmpeg sources),
+ * timeout_ms each wait for the next frame: fk_video_next reports the end after a wait that long,
+ * and fk_video_get_end then says FK_VIDEO_END_STALLED. frame_count is 0; timestamps are the
+ * stream's own. Fails with FK_NOT_A_VIDEO when the source cannot be opened in time. */
+int32_t fk_video_open_live(const char *source, int32_t kind, int32_t timeout_ms, int32_t open_timeout_ms,
+                           fk_video **out, fk_error *error);
+
+/* Why fk_video_next reported the end. */
+typedef enum fk_video_end {
+    FK_VIDEO_END_OF_STREAM = 0, /* the data ended, or stopped decoding */
+    FK_VIDEO_END_STALLED = 1,   /* a live source sent nothing for its timeout */
+    FK_VIDEO_END_INTERRUPTED = 2, /* fk_video_interrupt was called */
+} fk_video_end;
+
+/* Makes the next (or the current, blocked) fk_video_next report the end at once, with
+ * FK_VIDEO_END_INTERRUPTED. The only fk_video call that is safe from another thread. */
+int32_t fk_video_interrupt(fk_video *video, fk_error *error);
+
+/* Why the video ended (FK_VIDEO_END_OF_STREAM before it has). */
+int32_t fk_video_get_end(const fk_video *video, fk_video_end *out, fk_error *error);
 
 void fk_video_free(fk_video *video);
 

@@ -9,6 +9,7 @@
 #include <opencv2/videoio.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <cstdlib>
@@ -29,12 +30,20 @@ struct grabbed_frame {
     bool decoded = false;
     cv::Mat image;
     double position_ms = 0;
+    /// How long the grab took: a live source's failed grab that lasted its read timeout stalled.
+    double seconds = 0;
 };
 
 /// Advances `capture` by one frame, decoding it when `decode` is set. OpenCV's exceptions mean
 /// the data stops decoding here, like a failed grab.
 grabbed_frame grab(cv::VideoCapture &capture, bool decode) {
     grabbed_frame frame;
+    const auto started = std::chrono::steady_clock::now();
+    struct timing {
+        grabbed_frame &frame;
+        std::chrono::steady_clock::time_point started;
+        ~timing() { frame.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); }
+    } timed{frame, started};
     try {
         frame.ok = capture.grab();
         if (frame.ok) frame.position_ms = capture.get(cv::CAP_PROP_POS_MSEC);
@@ -60,7 +69,7 @@ class read_ahead {
             stopping_ = true;
         }
         changed_.notify_all();
-        worker_.join();
+        if (worker_.joinable()) worker_.join();
     }
     read_ahead(const read_ahead &) = delete;
     read_ahead &operator=(const read_ahead &) = delete;
@@ -75,14 +84,41 @@ class read_ahead {
         changed_.notify_all();
     }
 
-    /// The frame started by `start`, once grabbed; rethrows what the grab threw (other than
-    /// OpenCV's exceptions, which end the stream).
-    grabbed_frame wait() {
+    /// The frame started by `start`, once grabbed, or no frame once interrupt() was called or
+    /// (with `timeout_seconds` > 0) when none came in that time, which sets `timed_out`; rethrows
+    /// what the grab threw (other than OpenCV's exceptions, which end the stream).
+    grabbed_frame wait(double timeout_seconds, bool &timed_out) {
         std::unique_lock<std::mutex> lock(mutex_);
-        changed_.wait(lock, [this] { return !requested_; });
+        const auto ready = [this] { return !requested_ || interrupted_; };
+        timed_out = false;
+        if (timeout_seconds > 0) {
+            timed_out = !changed_.wait_for(lock, std::chrono::duration<double>(timeout_seconds), ready);
+        } else {
+            changed_.wait(lock, ready);
+        }
+        if (interrupted_ || timed_out) return grabbed_frame{};
         if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
         return std::move(result_);
     }
+
+    /// Makes wait() return at once, now and from now on, even while a grab is blocked on a
+    /// source that sends nothing. Safe from any thread.
+    void interrupt() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            interrupted_ = true;
+        }
+        changed_.notify_all();
+    }
+
+    /// Whether a grab is still running (blocked in the capture, after an interrupt or a timeout).
+    bool busy() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return requested_;
+    }
+
+    /// Lets the worker finish on its own instead of joining it (see ~fk_video).
+    void abandon() { worker_.detach(); }
 
   private:
     void run() {
@@ -112,6 +148,7 @@ class read_ahead {
     std::condition_variable changed_;
     bool requested_ = false;
     bool stopping_ = false;
+    bool interrupted_ = false;
     bool decode_ = false;
     grabbed_frame result_;
     std::exception_ptr failure_;
@@ -121,15 +158,35 @@ class read_ahead {
 }  // namespace
 
 struct fk_video {
-    cv::VideoCapture capture;
+    std::unique_ptr<cv::VideoCapture> capture = std::make_unique<cv::VideoCapture>();
     fk_video_info info{};
     int64_t next_index = 0;
     bool ended = false;
+    /// A camera, stream or pipe: a failed grab that took read_timeout_seconds is a stall.
+    bool live = false;
+    double read_timeout_seconds = 0;
+    fk_video_end end = FK_VIDEO_END_OF_STREAM;
+    /// Whether the last frame came only after a wait as long as the read timeout.
+    bool waited_out = false;
+    /// fk_video_interrupt may come from another thread at any time, the first frame included.
+    std::mutex interrupt_mutex;
+    bool interrupt_requested = false;
     /// Times handed out so far (see presentation_time): the last, the gap before it, and the
     /// shift that puts a first frame reported before the stream's start at 0.
     double last_ms = 0, last_gap_ms = 0, shift_ms = 0;
     std::unique_ptr<read_ahead> reader;  // created at the first frame; joined before capture closes
-    ~fk_video() { reader.reset(); }
+    ~fk_video() {
+        // A live source interrupted or stalled while its grab waits for data would hold the
+        // caller until data comes (a pipe's read never times out): the worker is left to finish
+        // on its own, with the capture it uses (the memory is given up, not freed under it).
+        if (reader && end != FK_VIDEO_END_OF_STREAM && reader->busy()) {
+            reader->abandon();
+            (void)reader.release();
+            (void)capture.release();
+            return;
+        }
+        reader.reset();
+    }
 };
 
 namespace {
@@ -155,9 +212,35 @@ double presentation_time(fk_video &video, int64_t index, double reported_ms) {
     return ms;
 }
 
+/// Whether grabbing `frame` took about the live source's read timeout: the source sent nothing.
+bool waited_out(const fk_video &video, const grabbed_frame &frame) {
+    return video.live && frame.seconds >= 0.9 * video.read_timeout_seconds;
+}
+
 /// Only a regular file is opened (a named pipe would block FFmpeg's open forever).
 void check_readable(const char *path) {
     if (fk::check_regular_file(path) == 0) throw fk::failure(FK_NOT_A_VIDEO, "empty file");
+}
+
+}  // namespace
+
+namespace {
+
+/// Reads the opened capture's size, rate and count into video.info.
+void read_info(fk_video &video) {
+    auto &c = *video.capture;
+    // Frames come out upright; with this set, OpenCV also reports the upright width and
+    // height (sides swapped for a quarter turn), so nothing more to do here.
+    c.set(cv::CAP_PROP_ORIENTATION_AUTO, 1);
+    video.info.width = int32_t(c.get(cv::CAP_PROP_FRAME_WIDTH));
+    video.info.height = int32_t(c.get(cv::CAP_PROP_FRAME_HEIGHT));
+    double fps = c.get(cv::CAP_PROP_FPS);
+    video.info.fps = std::isfinite(fps) && fps > 0 && fps < 1000 ? fps : 0;
+    // A live source has no count (FFmpeg reports nonsense such as -3e15 for a UDP stream).
+    double count = c.get(cv::CAP_PROP_FRAME_COUNT);
+    video.info.frame_count = !video.live && std::isfinite(count) && count > 0 ? int64_t(count) : 0;
+    if (video.info.width <= 0 || video.info.height <= 0)
+        throw fk::failure(FK_NOT_A_VIDEO, "no video stream with a frame size");
 }
 
 }  // namespace
@@ -171,24 +254,62 @@ extern "C" int32_t fk_video_open(const char *path, fk_video **out, fk_error *err
         auto video = std::make_unique<fk_video>();
         bool opened = false;
         try {
-            opened = video->capture.open(path, cv::CAP_FFMPEG);
+            opened = video->capture->open(path, cv::CAP_FFMPEG);
         } catch (const cv::Exception &e) {
             throw fk::failure(FK_NOT_A_VIDEO, std::string("cannot open: ") + e.err);
         }
         if (!opened) throw fk::failure(FK_NOT_A_VIDEO, "no video stream FFmpeg can decode");
-        auto &c = video->capture;
-        // Frames come out upright; with this set, OpenCV also reports the upright width and
-        // height (sides swapped for a quarter turn), so nothing more to do here.
-        c.set(cv::CAP_PROP_ORIENTATION_AUTO, 1);
-        video->info.width = int32_t(c.get(cv::CAP_PROP_FRAME_WIDTH));
-        video->info.height = int32_t(c.get(cv::CAP_PROP_FRAME_HEIGHT));
-        double fps = c.get(cv::CAP_PROP_FPS);
-        video->info.fps = std::isfinite(fps) && fps > 0 ? fps : 0;
-        double count = c.get(cv::CAP_PROP_FRAME_COUNT);
-        video->info.frame_count = std::isfinite(count) && count > 0 ? int64_t(count) : 0;
-        if (video->info.width <= 0 || video->info.height <= 0)
-            throw fk::failure(FK_NOT_A_VIDEO, "no video stream with a frame size");
+        read_info(*video);
         *out = video.release();
+    });
+}
+
+extern "C" int32_t fk_video_open_live(const char *source, int32_t kind, int32_t timeout_ms,
+                                      int32_t open_timeout_ms, fk_video **out, fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(source != nullptr && out != nullptr, "source and out must not be NULL");
+        fk::require(kind == FK_LIVE_STANDARD_INPUT || kind == FK_LIVE_URL || kind == FK_LIVE_DEVICE, "unknown kind");
+        fk::require(timeout_ms > 0 && open_timeout_ms > 0, "timeouts must be positive");
+        fk::silence_native_logging();
+        auto video = std::make_unique<fk_video>();
+        video->live = true;
+        video->read_timeout_seconds = timeout_ms / 1000.0;
+        bool opened = false;
+        try {
+            if (kind == FK_LIVE_DEVICE) {
+                // V4L2 directly: FFmpeg would need its input format named to open a camera.
+                opened = video->capture->open(source, cv::CAP_V4L2);
+            } else {
+                // FFmpeg reads standard input as its "pipe:0" protocol; the timeouts end an open
+                // or a read that waits longer for data (OpenCV's interrupt callback).
+                const std::vector<int> timeouts = {cv::CAP_PROP_OPEN_TIMEOUT_MSEC, int(open_timeout_ms),
+                                                   cv::CAP_PROP_READ_TIMEOUT_MSEC, int(timeout_ms)};
+                opened = video->capture->open(kind == FK_LIVE_STANDARD_INPUT ? "pipe:0" : source, cv::CAP_FFMPEG, timeouts);
+            }
+        } catch (const cv::Exception &e) {
+            throw fk::failure(FK_NOT_A_VIDEO, std::string("cannot open: ") + e.err);
+        }
+        if (!opened)
+            throw fk::failure(FK_NOT_A_VIDEO, kind == FK_LIVE_DEVICE ? "no camera that V4L2 can read"
+                                                                     : "no video stream FFmpeg can decode within the timeout");
+        read_info(*video);
+        *out = video.release();
+    });
+}
+
+extern "C" int32_t fk_video_interrupt(fk_video *video, fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(video != nullptr, "NULL argument");
+        std::lock_guard<std::mutex> lock(video->interrupt_mutex);
+        video->interrupt_requested = true;
+        if (video->reader) video->reader->interrupt();
+    });
+}
+
+extern "C" int32_t fk_video_get_end(const fk_video *video, fk_video_end *out, fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(video != nullptr && out != nullptr, "NULL argument");
+        *out = video->end;
     });
 }
 
@@ -215,22 +336,38 @@ extern "C" int32_t fk_video_next(fk_video *video, int32_t decode, fk_image **fra
         if (video->ended) return at_end();
         // The frame grabbed ahead was decoded as the previous call asked; decode it now if this
         // call wants pixels the read-ahead did not take (the capture is idle after wait()).
-        if (!video->reader) {
-            video->reader = std::make_unique<read_ahead>(video->capture);
-            video->reader->start(decode != 0);
+        {
+            std::lock_guard<std::mutex> lock(video->interrupt_mutex);
+            if (!video->reader) {
+                video->reader = std::make_unique<read_ahead>(*video->capture);
+                if (video->interrupt_requested) video->reader->interrupt();
+                video->reader->start(decode != 0);
+            }
         }
-        grabbed_frame grabbed = video->reader->wait();
+        // A pipe's read blocks without end, OpenCV's read timeout notwithstanding: a live
+        // source's wait is bounded here.
+        bool timed_out = false;
+        grabbed_frame grabbed = video->reader->wait(video->live ? video->read_timeout_seconds : 0, timed_out);
         if (grabbed.ok && decode && !grabbed.decoded) {
             try {
-                grabbed.ok = video->capture.retrieve(grabbed.image) && !grabbed.image.empty();
+                grabbed.ok = video->capture->retrieve(grabbed.image) && !grabbed.image.empty();
             } catch (const cv::Exception &) {
                 grabbed.ok = false;
             }
         }
         if (!grabbed.ok) {
             video->ended = true;
+            std::lock_guard<std::mutex> lock(video->interrupt_mutex);
+            if (video->interrupt_requested) {
+                video->end = FK_VIDEO_END_INTERRUPTED;
+            } else if (timed_out || video->waited_out || waited_out(*video, grabbed)) {
+                video->end = FK_VIDEO_END_STALLED;
+            }
             return at_end();
         }
+        // OpenCV ends a read that timed out by flushing the decoder: the frame it still held
+        // comes out after the wait, and the failure only on the grab after.
+        video->waited_out = waited_out(*video, grabbed);
         video->reader->start(decode != 0);
         const int64_t frame_index = video->next_index++;
         const double ms = presentation_time(*video, frame_index, grabbed.position_ms);

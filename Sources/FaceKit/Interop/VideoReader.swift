@@ -19,7 +19,10 @@ public final class VideoReader {
         public var image: FaceImage?
     }
 
+    /// The file's path, or the live source as given (`-` for standard input).
     public let path: String
+    /// Whether this is a live source (``init(liveSource:timeoutMs:)``).
+    public let isLive: Bool
     /// Size of the upright frames.
     public let width: Int
     public let height: Int
@@ -32,22 +35,76 @@ public final class VideoReader {
 
     private let pointer: OpaquePointer
 
+    /// Where a live source comes from.
+    public enum LiveSource: Sendable, Equatable {
+        /// Standard input (any container FFmpeg reads from a pipe: MPEG-TS, Matroska, ...).
+        case standardInput
+        /// A stream URL, as FFmpeg opens it: `udp://`, `rtsp://`, `http(s)://`, ...
+        case url(String)
+        /// A V4L2 camera, `/dev/video*`.
+        case device(String)
+
+        /// How the source is named in messages and rows: `-` for standard input.
+        public var name: String {
+            switch self {
+            case .standardInput: "-"
+            case .url(let text), .device(let text): text
+            }
+        }
+    }
+
+    /// Why reading ended.
+    public enum End: Sendable, Equatable {
+        /// The data ended (or stopped decoding: see ``endedEarly``).
+        case endOfStream
+        /// A live source sent nothing for its timeout.
+        case stalled
+        /// ``Interruption/interrupt()`` was called.
+        case interrupted
+    }
+
     /// Opens the video; `path` may hold bytes that are not UTF-8 as ``FilePathEncoding`` says.
     /// Runs `fk_video_open`, then `fk_video_get_info` (closing the video again when that fails).
     public convenience init(contentsOfFile path: String) throws(FaceKitError) {
         try self.init(contentsOfFile: path, readingInfo: Self.nativeInfo)
     }
 
+    /// Opens a live source: frames come as the source sends them, timestamps are the stream's
+    /// own, and a wait for the next frame longer than `timeoutMs` ends the stream (``end`` is
+    /// then ``End/stalled``); opening a stream may take `openTimeoutMs`. Runs `fk_video_open_live`.
+    public convenience init(liveSource source: LiveSource, timeoutMs: Int, openTimeoutMs: Int) throws(FaceKitError) {
+        let kind: fk_live_kind
+        switch source {
+        case .standardInput: kind = FK_LIVE_STANDARD_INPUT
+        case .url: kind = FK_LIVE_URL
+        case .device: kind = FK_LIVE_DEVICE
+        }
+        let timeout = Int32(clamping: max(1, timeoutMs)), openTimeout = Int32(clamping: max(1, openTimeoutMs))
+        try self.init(source: source.name, isLive: true, readingInfo: Self.nativeInfo) { path, opened, error in
+            FilePathEncoding.withFileSystemRepresentation(path) {
+                fk_video_open_live($0, Int32(kind.rawValue), timeout, openTimeout, &opened, error)
+            }
+        }
+    }
+
     /// ``init(contentsOfFile:)`` with the call that reads the opened video's size and rate
     /// given, so that tests can make it fail.
-    init(
+    convenience init(
         contentsOfFile path: String,
         readingInfo readInfo: (_ video: OpaquePointer, _ path: String) throws(FaceKitError) -> fk_video_info
     ) throws(FaceKitError) {
-        var opened: OpaquePointer?
-        try callNative(subject: path) { error in
+        try self.init(source: path, isLive: false, readingInfo: readInfo) { path, opened, error in
             FilePathEncoding.withFileSystemRepresentation(path) { fk_video_open($0, &opened, error) }
         }
+    }
+
+    private init(
+        source path: String, isLive: Bool,
+        readingInfo readInfo: (_ video: OpaquePointer, _ path: String) throws(FaceKitError) -> fk_video_info,
+        opening open: (String, inout OpaquePointer?, UnsafeMutablePointer<fk_error>) -> Int32
+    ) throws(FaceKitError) {
+        var opened: OpaquePointer?
+        try callNative(subject: path) { error in open(path, &opened, error) }
         let info: fk_video_info
         do {
             info = try readInfo(opened!, path)
@@ -58,6 +115,7 @@ public final class VideoReader {
         }
         pointer = opened!
         self.path = path
+        self.isLive = isLive
         width = Int(info.width)
         height = Int(info.height)
         framesPerSecond = info.fps
@@ -85,6 +143,32 @@ public final class VideoReader {
         lastIndex = Int(index)
         let frame = try image.map { pointer throws(FaceKitError) in try FaceImage(taking: pointer, subject: path) }
         return Frame(index: Int(index), timestampMs: timestamp, image: frame)
+    }
+
+    /// Why reading ended (``End/endOfStream`` while it has not). Runs `fk_video_get_end`.
+    public var end: End {
+        var end = FK_VIDEO_END_OF_STREAM
+        _ = fk_video_get_end(pointer, &end, nil)
+        switch end {
+        case FK_VIDEO_END_STALLED: return .stalled
+        case FK_VIDEO_END_INTERRUPTED: return .interrupted
+        default: return .endOfStream
+        }
+    }
+
+    /// What ends this reader's reading from another thread (a signal's handler, a timer).
+    public var interruption: Interruption { Interruption(reader: self) }
+
+    /// Ends a reader's reading from any thread: the frame being waited for (even from a source
+    /// that sends nothing) and every later one read as the end, with ``End/interrupted``.
+    public final class Interruption: @unchecked Sendable {
+        // fk_video_interrupt is the one fk_video call safe from any thread; the reader is kept
+        // alive for as long as this is.
+        private let reader: VideoReader
+        fileprivate init(reader: VideoReader) { self.reader = reader }
+
+        /// Runs `fk_video_interrupt`.
+        public func interrupt() { _ = fk_video_interrupt(reader.pointer, nil) }
     }
 
     /// True when reading stopped well before the declared frame count: the data stopped decoding

@@ -82,7 +82,9 @@ public final class FaceTracker {
     /// Whether boxes and points are smoothed over time (``FaceSmoother``).
     public let isSmoothing: Bool
 
-    private let detector: FaceDetector
+    /// The detector that finds the faces (a detector for still photos can share its models:
+    /// ``FaceDetector/init(options:sharingModelsWith:)``).
+    public let detector: FaceDetector
     /// dlib's ResNet on a thread of its own, when re-identifying.
     private let descriptorWorker: DescriptorWorker?
     private let pointTracker: NativePointTracker

@@ -32,6 +32,8 @@ enum InterruptCleanup {
         /// The files to remove, by path.
         var paths: Set<String> = []
         var installed = false
+        /// What the next signal calls instead of ending the process (``stopping(with:during:)``).
+        var gentleStop: (@Sendable () -> Void)?
     }
 
     private static let state = Mutex(State())
@@ -65,6 +67,21 @@ enum InterruptCleanup {
         }
     }
 
+    /// Runs `body`; while it runs, the first SIGINT or SIGTERM calls `stop` (on another thread)
+    /// instead of ending the process, so that a live source can end as if the stream had: rows
+    /// complete, summary written, exit 0. A second signal ends the process as usual.
+    static func stopping<T>(with stop: @escaping @Sendable () -> Void, during body: () throws -> T) rethrows -> T {
+        state.withLock { state in
+            if !state.installed {
+                installHandlers()
+                state.installed = true
+            }
+            state.gentleStop = stop
+        }
+        defer { state.withLock { $0.gentleStop = nil } }
+        return try body()
+    }
+
     /// Stops removing `path` on interruption: it was renamed into place, or removed.
     static func forget(_ path: String) {
         _ = state.withLock { $0.paths.remove(path) }
@@ -90,7 +107,17 @@ enum InterruptCleanup {
             var byte: UInt8 = 0
             while true {
                 let count = read(readEnd, &byte, 1)
-                if count == 1 { removeFilesAndStop(signal: Int32(byte)) }
+                if count == 1 {
+                    let gentle = state.withLock { state in
+                        defer { state.gentleStop = nil }
+                        return state.gentleStop
+                    }
+                    if let gentle {
+                        gentle()
+                        continue
+                    }
+                    removeFilesAndStop(signal: Int32(byte))
+                }
                 if count < 0 && errno == EINTR { continue }
                 // The pipe failed: let the signals end the process as before, without the cleanup.
                 for number in signals { _ = signal(number, SIG_DFL) }

@@ -50,6 +50,12 @@ struct TrackCommand: ParsableCommand {
                     "reid-window", \.reidWindow, valueName: "seconds",
                     help: "How long after a face was last seen it can still be recognised by appearance."),
                 .flag("no-reid", \.noReid, help: "Do not re-identify faces by appearance (faster)."),
+                .option(
+                    "max-delay", \.maxDelay, valueName: "seconds",
+                    help: "Live sources: skip frames that lie further than this behind the stream's clock."),
+                .option(
+                    "stall-timeout", \.stallTimeout, valueName: "seconds",
+                    help: "Live sources: end the stream when it sends nothing for this long."),
             ]
             + VideoFlags.arguments(\.video)
             + CollectionOutputFlags.arguments(
@@ -61,7 +67,10 @@ struct TrackCommand: ParsableCommand {
                     "summary", \.summary, valueName: "file",
                     help: "Also write one CSV row per tracking ID (first and last frame, duration, blinks) to this file."),
                 .flag("quiet", \.quiet, help: "Do not show progress and the closing summary on a terminal."),
-                .positional("input", \.videos, help: "A video file (MP4, MOV, AVI, ...), or a folder to search for videos."),
+                .positional(
+                    "input", \.videos,
+                    help: "A video file (MP4, MOV, AVI, ...), a folder to search for videos, or one live source: "
+                        + "- (standard input), a stream URL (udp://, rtsp://, http://, ...) or a camera (/dev/video0)."),
             ]
     }
 
@@ -71,6 +80,8 @@ struct TrackCommand: ParsableCommand {
     var maxMissed = TrackerConfiguration().maximumMissedFrames
     var reidWindow = TrackerConfiguration().reidentificationWindowMs / 1000
     var noReid = false
+    var maxDelay = 1.0
+    var stallTimeout = 10.0
     var video = VideoFlags()
     var collection = CollectionOutputFlags()
     var summary: String?
@@ -98,7 +109,11 @@ struct TrackCommand: ParsableCommand {
     /// Re-identification is on whenever the descriptor model is found, unless `--no-reid`.
     var reidentification: FaceTracker.Reidentification { noReid ? .off : .automatic }
 
+    /// The live source to track, when the input is one (``LiveInput``).
+    var liveSource: VideoReader.LiveSource? { videos.count == 1 ? LiveInput.source(named: videos[0]) : nil }
+
     func validate() throws(CommandError) {
+        try validateLiveSource()
         if detection.contours {
             throw CommandError(
                 "'--contours' cannot be combined with tracking, which 'facekit track' always does: "
@@ -130,6 +145,34 @@ struct TrackCommand: ParsableCommand {
         try detection.validate(detectorOptions)
     }
 
+    /// A live source is the only input, and takes only the options that make sense for a stream.
+    private func validateLiveSource() throws(CommandError) {
+        guard maxDelay > 0, maxDelay.isFinite else {
+            throw CommandError(
+                "The value '\(maxDelay.defaultValueDescription)' is invalid for '--max-delay <seconds>': it must be positive")
+        }
+        guard stallTimeout > 0, stallTimeout <= 3600 else {
+            throw CommandError(
+                "The value '\(stallTimeout.defaultValueDescription)' is invalid for '--stall-timeout <seconds>': "
+                    + "it must be more than 0 and at most 3600")
+        }
+        let live = videos.filter { LiveInput.source(named: $0) != nil }
+        guard let first = live.first else { return }
+        guard videos.count == 1 else {
+            throw CommandError(
+                "'\(MessageText.escaped(first))' is a live source: track it on its own, not with other inputs")
+        }
+        let refused: [(Bool, String, String)] = [
+            (collection.resume, "--resume", "a stream cannot be read again from where it was left"),
+            (collection.shard != nil, "--shard", "a stream cannot be split between machines"),
+            (frames.start != 0 || frames.end != nil, "--start/--end", "a stream is tracked from when it is opened until it ends"),
+            (people.known != nil, "--known", "naming people needs the tracks' descriptors at the end of a file"),
+        ]
+        for (given, option, reason) in refused where given {
+            throw CommandError("'\(option)' cannot be used with the live source '\(MessageText.escaped(first))': \(reason)")
+        }
+    }
+
     /// What the journal records to tell whether a resumed run is the same run.
     var journalSettings: TrackSettings {
         TrackSettings(
@@ -148,6 +191,7 @@ struct TrackCommand: ParsableCommand {
 
     /// ``run(_:)`` with the knob tests turn: where to stop as if killed.
     func run(_ context: CommandContext, hooks: TrackHooks) throws -> ExitStatus {
+        if let liveSource { return try LiveTrack(command: self, source: liveSource).run(context) }
         guard
             let run = try CollectionRun.open(
                 collection, settings: journalSettings, paths: videos, extensions: ImageFileWalker.videoExtensions,
@@ -160,11 +204,9 @@ struct TrackCommand: ParsableCommand {
         let tracker: FaceTracker
         let known: KnownPeople?
         do {
-            let detector = try FaceDetector(options: detectorOptions, models: detection.models)
-            tracker = try video.tracker(
-                detector: detector, configuration: trackerConfiguration, models: detection.models,
-                reidentification: people.known == nil ? reidentification : .required, every: frames.every)
+            tracker = try makeTracker()
             if people.known != nil {
+                let detector = tracker.detector
                 // The reference photos are stills: no tracking, but descriptors.
                 var referenceOptions = detector.options
                 referenceOptions.isTrackingEnabled = false
@@ -259,8 +301,16 @@ struct TrackCommand: ParsableCommand {
         }
     }
 
+    /// The tracker these flags ask for, its models loaded.
+    func makeTracker() throws(FaceKitError) -> FaceTracker {
+        let detector = try FaceDetector(options: detectorOptions, models: detection.models)
+        return try video.tracker(
+            detector: detector, configuration: trackerConfiguration, models: detection.models,
+            reidentification: people.known == nil ? reidentification : .required, every: frames.every)
+    }
+
     /// Progress and the closing line are drawn for a person watching a terminal, as by `analyze`.
-    private func showsProgress(_ context: CommandContext) -> Bool { !quiet && context.stderr.isTerminal }
+    func showsProgress(_ context: CommandContext) -> Bool { !quiet && context.stderr.isTerminal }
 
     /// Tracks one video, handing each face's record to `emit`; returns how many frames were
     /// analysed, and the message to report when the video could not be read to its end (`nil`

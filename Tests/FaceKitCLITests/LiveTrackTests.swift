@@ -1,0 +1,201 @@
+import FaceKitTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// `facekit track` on live sources, end to end: the built executable reading standard input and
+/// a UDP stream that ffmpeg serves on the loopback interface, a stream that stalls, and SIGTERM.
+@Suite(
+    "track on live sources", .needsModels,
+    .enabled(if: TestSupport.executable != nil, "the facekit executable was not found next to the test bundle"),
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "ffmpeg is not installed: run scripts/setup"))
+struct LiveTrackTests {
+    static let crossing = AnnotateCommandTests.crossing
+
+    /// crossing.mp4 (125 frames, two faces) as MPEG-TS, which a pipe can carry.
+    private static func transportStream(in folder: String) throws -> String {
+        let stream = folder + "/crossing.ts"
+        try TestSupport.ffmpeg(["-i", crossing, "-c:v", "copy", "-an", "-f", "mpegts", stream])
+        return stream
+    }
+
+    /// The rows of a CSV table without the source column (a file's path, or `-`).
+    private static func rowsWithoutSource(_ table: String) -> [String] {
+        table.split(separator: "\n").dropFirst().map { $0.split(separator: ",", maxSplits: 1).last.map(String.init) ?? "" }
+    }
+
+    /// A running `facekit track` whose standard input the test writes, and whose standard output
+    /// it reads line by line as they come.
+    final class LiveRun: @unchecked Sendable {
+        let process = Process()
+        let input = Pipe()
+        private let output = Pipe()
+        private let errors = Pipe()
+        private let state = Mutex<(lines: [String], partial: String, closed: Bool)>(([], "", false))
+        private let errorText = Mutex("")
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: try #require(TestSupport.executable))
+            process.arguments = ["track", "--model-dir", try #require(TestSupport.modelDirectory)] + arguments
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = errors
+            output.fileHandleForReading.readabilityHandler = { [unowned self] handle in
+                let data = handle.availableData
+                self.state.withLock { state in
+                    if data.isEmpty {
+                        state.closed = true
+                        return
+                    }
+                    let text = state.partial + String(decoding: data, as: UTF8.self)
+                    var parts = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                    state.partial = parts.removeLast()
+                    state.lines += parts
+                }
+            }
+            errors.fileHandleForReading.readabilityHandler = { [unowned self] handle in
+                let data = handle.availableData
+                self.errorText.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
+            // A child starts with its parent thread's blocked signals, and the test's thread
+            // blocks nearly all: spawn it with SIGINT and SIGTERM unblocked, as a shell would.
+            var handled = sigset_t()
+            sigemptyset(&handled)
+            sigaddset(&handled, SIGINT)
+            sigaddset(&handled, SIGTERM)
+            var blocked = sigset_t()
+            pthread_sigmask(SIG_UNBLOCK, &handled, &blocked)
+            defer { pthread_sigmask(SIG_SETMASK, &blocked, nil) }
+            try process.run()
+        }
+
+        /// Complete lines written so far.
+        var lines: [String] { state.withLock { $0.lines } }
+        /// What was left after the last newline once the output closed.
+        var unterminated: String { state.withLock { $0.partial } }
+        var stderr: String { errorText.withLock { $0 } }
+
+        /// Waits (at most a minute, far beyond any run) until `condition` holds or the run ended.
+        func wait(until condition: () -> Bool) {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !condition(), process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+        }
+
+        /// Waits for the end (killing a run still going after a minute) and for its output.
+        func finish() -> Int32 {
+            wait { false }
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !state.withLock({ $0.closed }), ContinuousClock.now < deadline { usleep(10_000) }
+            usleep(50_000)  // the last of standard error
+            return process.terminationStatus
+        }
+    }
+
+    @Test("standard input: the same rows as the file, written as the frames come")
+    func standardInput() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let stream = try Self.transportStream(in: folder)
+            let fromFile = try TestSupport.runExecutable(
+                ["track", "--model-dir", try #require(TestSupport.modelDirectory), Self.crossing])
+            try #require(fromFile.status == 0, "\(fromFile.stderr)")
+
+            let live = try LiveRun(["-"])
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: stream))
+            // The first half, then a pause: rows for it must come before the rest is sent.
+            live.input.fileHandleForWriting.write(bytes.prefix(bytes.count / 2))
+            live.wait { live.lines.count > 20 }
+            #expect(live.lines.count > 20, "no rows while the stream is open: \(live.stderr)")
+            live.input.fileHandleForWriting.write(bytes.dropFirst(bytes.count / 2))
+            try live.input.fileHandleForWriting.close()
+            #expect(live.finish() == 0, "\(live.stderr)")
+            #expect(live.unterminated.isEmpty)
+            let rows = live.lines.dropFirst().map { $0.split(separator: ",", maxSplits: 1).last.map(String.init) ?? "" }
+            #expect(live.lines.first == fromFile.stdoutLines.first, "the same header")
+            #expect(rows == Self.rowsWithoutSource(fromFile.stdout), "the same faces, IDs and timestamps as the file")
+            #expect(live.lines.dropFirst().allSatisfy { $0.hasPrefix("-,") }, "rows name the source '-'")
+            #expect(live.stderr.contains("-: 125 frames read, 125 analysed, 0 skipped"), "\(live.stderr)")
+        }
+    }
+
+    @Test("a stream that stops sending ends after --stall-timeout with a named message, its rows kept")
+    func stalledStream() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: try Self.transportStream(in: folder)))
+            let live = try LiveRun([
+                "--stall-timeout", "1.5", "--summary", folder + "/tracks.csv", "--output", folder + "/faces.csv", "-",
+            ])
+            live.input.fileHandleForWriting.write(bytes.prefix(bytes.count / 2))
+            // The pipe stays open and silent: the stall, not its end, stops the run.
+            let status = live.finish()
+            try live.input.fileHandleForWriting.close()
+            #expect(status == 0, "\(live.stderr)")
+            #expect(live.stderr.contains("-: no data for 1.5 s (--stall-timeout): the stream stalled or stopped"), "\(live.stderr)")
+            #expect(live.stderr.contains("stream stalled"), "\(live.stderr)")
+            let rows = try String(contentsOfFile: folder + "/faces.csv", encoding: .utf8)
+            #expect(rows.hasSuffix("\n") && rows.split(separator: "\n").count > 20, "the rows are kept in --output")
+            let summary = try String(contentsOfFile: folder + "/tracks.csv", encoding: .utf8)
+            #expect(summary.split(separator: "\n").count >= 2, "the summary is written: \(summary)")
+        }
+    }
+
+    @Test("SIGTERM or SIGINT ends a live run cleanly: rows complete, summary written, exit 0", arguments: [SIGTERM, SIGINT])
+    func signalled(signal: Int32) throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: try Self.transportStream(in: folder)))
+            let live = try LiveRun(["--format", "jsonl", "--summary", folder + "/tracks.csv", "-"])
+            live.input.fileHandleForWriting.write(bytes.prefix(bytes.count / 2))
+            // Once the first half is analysed, the run waits for data that does not come.
+            live.wait { live.lines.count > 20 }
+            usleep(500_000)
+            try #require(live.process.isRunning, "still reading when signalled: \(live.stderr)")
+            kill(live.process.processIdentifier, signal)
+            #expect(live.finish() == 0, "\(live.stderr)")
+            try live.input.fileHandleForWriting.close()
+            #expect(live.stderr.contains("stopped by signal"), "\(live.stderr)")
+            #expect(live.unterminated.isEmpty && live.lines.count > 20)
+            for line in live.lines {
+                #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "a complete row: \(line)")
+            }
+            let summary = try String(contentsOfFile: folder + "/tracks.csv", encoding: .utf8)
+            #expect(summary.split(separator: "\n").count >= 2, "the summary is written: \(summary)")
+        }
+    }
+
+    @Test("a UDP stream from ffmpeg -re: rows arrive while it plays, and its end is a stall")
+    func udpStream() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let port = Int.random(in: 20_000..<40_000)
+            let url = "udp://127.0.0.1:\(port)"
+            let live = try LiveRun(["--stall-timeout", "2", "--format", "jsonl", url])
+            // Keyframes every 10 frames, so that frames sent before the reader listened cost little.
+            let sender = Process()
+            sender.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+            sender.arguments = [
+                "-v", "error", "-nostdin", "-re", "-i", Self.crossing, "-c:v", "libx264", "-preset", "ultrafast", "-g", "10",
+                "-an", "-f", "mpegts", url,
+            ]
+            sender.standardError = FileHandle.nullDevice
+            usleep(1_500_000)  // the reader's models and socket
+            try sender.run()
+            live.wait { live.lines.count >= 10 }
+            #expect(sender.isRunning, "rows came only after the stream ended")
+            sender.waitUntilExit()
+            #expect(live.finish() == 0, "\(live.stderr)")
+            #expect(live.lines.count > 50, "\(live.lines.count) rows: \(live.stderr)")
+            #expect(live.lines.allSatisfy { $0.contains("\"source\":\"\(url)\"") })
+            #expect(live.stderr.contains("stream stalled"), "\(live.stderr)")
+        }
+    }
+
+    @Test("a live source is refused with --resume, --shard, --known or other inputs", arguments: [
+        ["--resume", "--output", "/tmp/never.csv", "-"], ["--shard", "1/2", "-"], ["-", AnnotateCommandTests.crossing],
+        ["--known", "/tmp", "udp://127.0.0.1:9"], ["--max-delay", "0", "-"],
+    ])
+    func refused(arguments: [String]) {
+        let run = TestSupport.run(["track"] + arguments)
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("live source") || run.stderr.contains("--max-delay"), "\(run.stderr)")
+    }
+}
