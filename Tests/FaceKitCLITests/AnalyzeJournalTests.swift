@@ -83,7 +83,7 @@ struct AnalyzeJournalTests {
              "a checkpoint after the one that completed the run"),
             (["not json", one], 1, "not the first line of a facekit journal"),
             ([#"{"journal":"facekit analyze","version":1,"settings":3}"#], 1,
-             "not the first line of a facekit analyze journal"),
+             "a facekit analyze header this facekit cannot read, damaged or of another version"),
             ([negativeSize, one], 1, "a collection size below 0"),
             ([header, ""], 2, "not a checkpoint"),
         ]

@@ -66,8 +66,9 @@ enum CollectionJournal<S: JournalSettings> {
             throw damaged(0, "not the first line of a facekit journal")
         }
         guard identity.journal == S.journalName, identity.version == 1 else { return .none }
+        // Its command's, but settings this facekit cannot read: damaged, or another version's.
         guard let header = decode(Header.self, first.text) else {
-            throw damaged(0, "not the first line of a \(S.journalName) journal")
+            throw damaged(0, "a \(S.journalName) header this facekit cannot read, damaged or of another version")
         }
         if (header.collectionSize ?? 0) < 0 { throw damaged(0, "a collection size below 0") }
         var last: Checkpoint?

@@ -44,7 +44,7 @@ final class ShardRecord {
     private(set) var shard: CollectionShard?
     /// The size of the collection the shard was cut from.
     private(set) var collectionSize: Int?
-    /// The journal's last good checkpoint.
+    /// The journal's last checkpoint.
     private(set) var checkpoint: JournalCheckpoint?
     private(set) var state: State = .stopped
     private var descriptor: Int32 = -1
