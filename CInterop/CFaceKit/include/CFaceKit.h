@@ -346,6 +346,7 @@ typedef struct fk_video_info {
     int32_t height;
     double fps;            /* as the container declares; 0 when unknown */
     int64_t frame_count;   /* as the container declares; an estimate, 0 when unknown */
+    double duration_ms;    /* the container's duration, its edit lists applied; 0 when unknown */
 } fk_video_info;
 
 /* Opens the file at path; fails with FK_FILE_UNREADABLE (missing, not a regular file such as a

@@ -8,6 +8,10 @@
 
 #include <opencv2/videoio.hpp>
 
+extern "C" {
+#include <libavformat/avformat.h>
+}
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -245,6 +249,23 @@ void read_info(fk_video &video) {
 
 }  // namespace
 
+namespace {
+
+/// The container's duration in milliseconds, as FFmpeg reads it from the headers (edit lists
+/// applied), or 0 when it does not say. OpenCV's frame count alone cannot tell a video that
+/// stopped decoding from one whose count is an estimate (a variable frame rate) or counts frames
+/// an edit list hides.
+double container_duration_ms(const char *path) {
+    AVFormatContext *context = nullptr;
+    if (avformat_open_input(&context, path, nullptr, nullptr) != 0) return 0;
+    double ms = 0;
+    if (context->duration != AV_NOPTS_VALUE && context->duration > 0) ms = double(context->duration) / AV_TIME_BASE * 1000;
+    avformat_close_input(&context);
+    return ms;
+}
+
+}  // namespace
+
 extern "C" int32_t fk_video_open(const char *path, fk_video **out, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(path != nullptr && out != nullptr, "path and out must not be NULL");
@@ -260,6 +281,7 @@ extern "C" int32_t fk_video_open(const char *path, fk_video **out, fk_error *err
         }
         if (!opened) throw fk::failure(FK_NOT_A_VIDEO, "no video stream FFmpeg can decode");
         read_info(*video);
+        video->info.duration_ms = container_duration_ms(path);
         *out = video.release();
     });
 }

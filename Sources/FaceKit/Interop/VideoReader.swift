@@ -30,6 +30,10 @@ public final class VideoReader {
     public let framesPerSecond: Double
     /// Number of frames the container declares; an estimate, 0 when unknown.
     public let declaredFrameCount: Int
+    /// The container's duration in milliseconds (its edit lists applied); 0 when unknown.
+    public let declaredDurationMs: Double
+    /// The timestamp of the last frame read, 0 before the first.
+    public private(set) var lastTimestampMs = 0.0
     /// Index of the last frame read, -1 before the first.
     public private(set) var lastIndex = -1
 
@@ -120,6 +124,7 @@ public final class VideoReader {
         height = Int(info.height)
         framesPerSecond = info.fps
         declaredFrameCount = Int(info.frame_count)
+        declaredDurationMs = info.duration_ms.isFinite ? max(0, info.duration_ms) : 0
     }
 
     deinit { fk_video_free(pointer) }
@@ -141,6 +146,7 @@ public final class VideoReader {
         try callNative(subject: path) { fk_video_next(pointer, decode ? 1 : 0, &image, &index, &timestamp, &ended, $0) }
         guard ended == 0 else { return nil }
         lastIndex = Int(index)
+        lastTimestampMs = timestamp
         let frame = try image.map { pointer throws(FaceKitError) in try FaceImage(taking: pointer, subject: path) }
         return Frame(index: Int(index), timestampMs: timestamp, image: frame)
     }
@@ -171,10 +177,17 @@ public final class VideoReader {
         public func interrupt() { _ = fk_video_interrupt(reader.pointer, nil) }
     }
 
-    /// True when reading stopped well before the declared frame count: the data stopped decoding
-    /// (a truncated or damaged file). Containers' counts are estimates, so a few frames of
-    /// shortfall (5, or 2%) are tolerated.
+    /// True when reading stopped well before the declared end: the data stopped decoding (a
+    /// truncated or damaged file). Both the frames and the time must fall short, since either
+    /// alone can mislead: the count is an estimate where frames have no fixed rate (Matroska),
+    /// and counts frames an edit list hides (MOV, MP4); the duration is unknown in some
+    /// containers. A shortfall of 5 frames or 2% (of the count, and of the duration) is tolerated.
     public var endedEarly: Bool {
-        declaredFrameCount > 0 && lastIndex + 1 < declaredFrameCount - max(5, declaredFrameCount / 50)
+        let frames = lastIndex + 1
+        let countShort = declaredFrameCount > 0 && frames < declaredFrameCount - max(5, declaredFrameCount / 50)
+        guard countShort, declaredDurationMs > 0 else { return countShort }
+        let frameMs = framesPerSecond > 0 ? 1000 / framesPerSecond : 40
+        let reachedMs = frames > 0 ? lastTimestampMs + frameMs : 0
+        return reachedMs < declaredDurationMs - max(5 * frameMs, declaredDurationMs / 50)
     }
 }
