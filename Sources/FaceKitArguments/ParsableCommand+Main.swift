@@ -42,7 +42,7 @@ extension ParsableCommand {
             return ExitStatus.success.rawValue
         case .run(let command, let path):
             do {
-                let status = try command.run(CommandContext(stdout: stdout, stderr: stderr)).rawValue
+                let status = try command.run(CommandContext(stdout: stdout, stderr: stderr, arguments: arguments)).rawValue
                 stdout.flush()
                 if let output = stdout as? FileDescriptorOutput, output.errorNumber != 0 {
                     stderr.write(

@@ -68,14 +68,18 @@ public struct ExitStatus: Equatable, Sendable {
     public static let usageError = ExitStatus(64)
 }
 
-/// Where a running command writes.
+/// Where a running command writes, and the words it was run with.
 public struct CommandContext {
     public var stdout: any TextOutput
     public var stderr: any TextOutput
+    /// The command line without the program name (`["analyze", "--output", "x.csv", "photos/"]`),
+    /// for messages that tell how to run it again; empty when a test builds the context.
+    public var arguments: [String]
 
-    public init(stdout: any TextOutput, stderr: any TextOutput) {
+    public init(stdout: any TextOutput, stderr: any TextOutput, arguments: [String] = []) {
         self.stdout = stdout
         self.stderr = stderr
+        self.arguments = arguments
     }
 }
 

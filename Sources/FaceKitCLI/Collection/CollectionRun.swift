@@ -10,7 +10,8 @@ import FaceKitArguments
 /// 2. The command loads its models; ``close()`` (deferred) leaves the files for a later
 ///    `--resume` whatever happens before the end.
 /// 3. ``start(checkpointInterval:)`` continues the journal of the interrupted run, or writes the
-///    header of a new one, and returns the tally the interrupted run had reached;
+///    header of a new one, and returns the tally the interrupted run had reached; until
+///    ``finish(_:)``, a Ctrl-C ends with the command that continues the run (``ResumeHint``);
 ///    ``writer(format:columns:)`` writes the table's header only for a fresh output.
 /// 4. For each input, ``checkpointer`` records it once its rows are written, and
 ///    ``checkpointFailure`` says when the run must stop.
@@ -34,13 +35,16 @@ final class CollectionRun<Settings: JournalSettings> {
     /// Where the rows go: the output, or standard output.
     let rows: any TextOutput
     private let settings: Settings
+    /// The command line, for the line an interrupted run ends with (``ResumeHint``).
+    private let arguments: [String]
     /// Set by ``start(checkpointInterval:)`` when the output is a journalled file.
     private(set) var checkpointer: CollectionCheckpointer?
 
     private init(
         destination: CollectionOutput?, plan: ResumePlan<Settings>, inputs: CollectionInputs, rows: any TextOutput,
-        settings: Settings
+        settings: Settings, arguments: [String]
     ) {
+        self.arguments = arguments
         self.destination = destination
         self.plan = plan
         self.inputs = inputs
@@ -75,7 +79,7 @@ final class CollectionRun<Settings: JournalSettings> {
                 paths: paths, extensions: extensions, shard: flags.collectionShard, resuming: resuming)
             return CollectionRun(
                 destination: destination, plan: plan, inputs: inputs, rows: destination?.rows ?? context.stdout,
-                settings: settings)
+                settings: settings, arguments: context.arguments)
         } catch {
             file?.close()
             throw error
@@ -89,6 +93,8 @@ final class CollectionRun<Settings: JournalSettings> {
     /// per `checkpointInterval`; the tally the interrupted run had reached (zero for a fresh run).
     func start(checkpointInterval: Duration) throws(OutputError) -> CollectionTally {
         guard let file = destination?.resumable else { return CollectionTally() }
+        // From here on a Ctrl-C leaves a partial file and journal that --resume continues.
+        if !arguments.isEmpty { InterruptCleanup.announce(ResumeHint.line(arguments: arguments)) }
         if case .resume(_, let checkpoint, let journalLength) = plan {
             try file.resume(atByte: checkpoint.bytes, journalLength: journalLength)
             checkpointer = CollectionCheckpointer(
@@ -120,6 +126,7 @@ final class CollectionRun<Settings: JournalSettings> {
     /// Ends a run that went through every input: the complete checkpoint and the rename, the
     /// commit of a special file, or a flush of standard output.
     func finish(_ tally: CollectionTally) throws(OutputError) {
+        defer { InterruptCleanup.withdraw() }
         if let checkpointer {
             try checkpointer.finish(tally)
         } else if let stream = destination?.stream {

@@ -73,8 +73,13 @@ final class GroupAnalysis {
     }
 
     private func addVideo(_ path: String) throws {
+        let tracker = try tracker()
+        let describer = try detectors()[0]
+        // The video's own line takes the terminal's line while it is tracked.
+        progress.interrupt {}
         let result = VideoTrackFaces.faces(
-            in: path, tracker: try tracker(), describer: try detectors()[0], frames: command.frames)
+            in: path, tracker: tracker, describer: describer, frames: command.frames,
+            progress: (stderr, progress.enabled))
         faces += result.faces
         if let failure = result.failure { report(failure) }
         progress.record(faces: result.faces.count, failed: result.failure != nil)

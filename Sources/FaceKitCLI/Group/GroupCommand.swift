@@ -129,9 +129,16 @@ struct GroupCommand: ParsableCommand {
         flat.reserveCapacity(described.count * FaceDescriptor.length)
         for index in described { flat += faces[index].record.face.descriptor!.values }
         ProcessBLAS.configureForClustering()
+        // Grouping 100,000 faces takes half a minute: say what is going on until it is done.
+        let showsProgress = !quiet && context.stderr.isTerminal
+        if showsProgress {
+            context.stderr.write("grouping \(described.count) faces into people...")
+            context.stderr.flush()
+        }
         let found = try clustering.cluster(flat: flat, dimension: FaceDescriptor.length) { a, b in
             faces[described[a]].isApart(from: faces[described[b]])
         }
+        if showsProgress { context.stderr.write("\r\u{1B}[K") }
         var personOfFace = [Int?](repeating: nil, count: faces.count)
         for (position, index) in described.enumerated() { personOfFace[index] = found.labels[position] }
         let summaries = PersonSummary.summaries(of: faces, people: personOfFace, count: found.count)

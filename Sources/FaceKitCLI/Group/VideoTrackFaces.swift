@@ -1,4 +1,5 @@
 import FaceKit
+import FaceKitArguments
 import Foundation
 
 /// The faces a video gives `facekit group`: one per track, its best-quality face, with the
@@ -33,18 +34,25 @@ enum VideoTrackFaces {
     }
 
     /// The tracks of the video at `path`, and the message to report when it could not be read to
-    /// its end (the tracks found before are kept).
+    /// its end (the tracks found before are kept). While it tracks, `progress` (standard error,
+    /// when it is a terminal) shows the frames read, as `track` does.
     static func faces(
-        in path: String, tracker: FaceTracker, describer: FaceDetector, frames: FrameSelectionFlags
+        in path: String, tracker: FaceTracker, describer: FaceDetector, frames: FrameSelectionFlags,
+        progress: (output: any TextOutput, enabled: Bool)
     ) -> (faces: [GroupedFace], failure: String?) {
         tracker.reset()
         var tracks: [Int: TrackShots] = [:]
         var failure: String?
         do throws(FaceKitError) {
             var reader = SampledFrameReader(video: try VideoReader(contentsOfFile: path), sampler: frames.sampler)
+            let line = ProgressLine(output: progress.output, enabled: progress.enabled, source: path, frames: reader)
+            defer { line.finish() }
+            var analysed = 0
             do throws(FaceKitError) {
                 while let (frame, analyse) = try reader.next() {
+                    defer { line.update(framesRead: reader.framesRead, framesAnalysed: analysed) }
                     guard analyse, let image = frame.image else { continue }
+                    analysed += 1
                     for (index, face) in try tracker.process(image, timestampMs: frame.timestampMs).enumerated() {
                         guard let id = face.trackingID else { continue }
                         let record = FaceRecord(

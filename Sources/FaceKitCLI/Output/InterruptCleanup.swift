@@ -17,7 +17,8 @@ import Synchronization
 /// handlers. A signal handler may do almost nothing safely, so it only writes the signal's number
 /// to a pipe; a thread waiting on the pipe removes the files and sends the signal again, with its
 /// default action restored. A signal the process was started ignoring (`nohup`, a shell's `&`)
-/// stays ignored.
+/// stays ignored. A run that can be continued says how first (``announce(_:)``), on standard
+/// error, after erasing a progress line there.
 ///
 /// ```swift
 /// let (descriptor, _) = InterruptCleanup.create(".out.csv.123.tmp") { path in
@@ -31,6 +32,8 @@ enum InterruptCleanup {
     private struct State {
         /// The files to remove, by path.
         var paths: Set<String> = []
+        /// The line to write on standard error when interrupted, LF included.
+        var announcement: [UInt8]?
         var installed = false
         /// What the next signal calls instead of ending the process (``stopping(with:during:)``).
         var gentleStop: (@Sendable () -> Void)?
@@ -57,10 +60,7 @@ enum InterruptCleanup {
         -> (descriptor: Int32, code: Int32)
     {
         state.withLock { state in
-            if !state.installed {
-                installHandlers()
-                state.installed = true
-            }
+            installIfNeeded(&state)
             let opened = open(path)
             if opened.descriptor >= 0 { state.paths.insert(path) }
             return opened
@@ -85,6 +85,26 @@ enum InterruptCleanup {
     /// Stops removing `path` on interruption: it was renamed into place, or removed.
     static func forget(_ path: String) {
         _ = state.withLock { $0.paths.remove(path) }
+    }
+
+    /// Writes `line` on standard error if the process is interrupted from now on, until
+    /// ``withdraw()``: how to continue a run that `--resume` can continue (``ResumeHint``).
+    static func announce(_ line: String) {
+        state.withLock { state in
+            installIfNeeded(&state)
+            state.announcement = Array((line + "\n").utf8)
+        }
+    }
+
+    /// Stops announcing: the run finished, and there is nothing left to continue.
+    static func withdraw() {
+        state.withLock { $0.announcement = nil }
+    }
+
+    private static func installIfNeeded(_ state: inout State) {
+        guard !state.installed else { return }
+        installHandlers()
+        state.installed = true
     }
 
     private static func installHandlers() {
@@ -133,6 +153,11 @@ enum InterruptCleanup {
     private static func removeFilesAndStop(signal number: Int32) -> Never {
         state.withLock { state -> Never in
             for path in state.paths { _ = FilePathEncoding.withFileSystemRepresentation(path) { unlink($0) } }
+            if let line = state.announcement {
+                // The progress line (and the ^C echoed after it) erased first, so the line stands alone.
+                let text = (isatty(2) == 1 ? Array("\r\u{1B}[K".utf8) : []) + line
+                _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            }
             _ = signal(number, SIG_DFL)
             // This thread, at least, takes the signal, whatever mask the process was started with.
             var only = sigset_t()

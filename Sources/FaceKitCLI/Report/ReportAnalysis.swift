@@ -93,7 +93,7 @@ struct ReportAnalysis {
             for path in videos {
                 tracker.reset()
                 var records: [FaceRecord] = []
-                let failure = track(path, with: tracker, into: &records)
+                let failure = track(path, with: tracker, into: &records, context: context, showProgress: showProgress)
                 result.faces += TrackCommand.joined(records, tracker: tracker, known: known).map(ReportFace.init(record:))
                 if let failure {
                     context.stderr.writeDiagnostic(failure)
@@ -104,8 +104,12 @@ struct ReportAnalysis {
         return result
     }
 
-    /// Tracks one video; the message to report when it could not be read to its end.
-    private func track(_ path: String, with tracker: FaceTracker, into faces: inout [FaceRecord]) -> String? {
+    /// Tracks one video, its progress shown as `track` shows it; the message to report when it
+    /// could not be read to its end.
+    private func track(
+        _ path: String, with tracker: FaceTracker, into faces: inout [FaceRecord], context: CommandContext,
+        showProgress: Bool
+    ) -> String? {
         let video: VideoReader
         do {
             video = try VideoReader(contentsOfFile: path)
@@ -113,9 +117,14 @@ struct ReportAnalysis {
             return error.description
         }
         var sampled = SampledFrameReader(video: video, sampler: frames.sampler)
+        let progress = ProgressLine(output: context.stderr, enabled: showProgress, source: path, frames: sampled)
+        defer { progress.finish() }
+        var analysed = 0
         do {
             while let (frame, analyse) = try sampled.next() {
+                defer { progress.update(framesRead: sampled.framesRead, framesAnalysed: analysed) }
                 guard analyse, let image = frame.image else { continue }
+                analysed += 1
                 for (index, face) in try tracker.process(image, timestampMs: frame.timestampMs).enumerated() {
                     faces.append(
                         FaceRecord(

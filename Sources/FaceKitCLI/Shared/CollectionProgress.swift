@@ -28,6 +28,9 @@ final class CollectionProgress {
 
     var failures: Int { tally.failures }
 
+    /// Whether anything is drawn: standard error is a terminal and `--quiet` was not given.
+    var enabled: Bool { line.enabled }
+
     func record(faces found: Int, failed: Bool) {
         tally.files += 1
         tally.faces += found
