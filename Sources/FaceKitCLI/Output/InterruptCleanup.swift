@@ -72,10 +72,7 @@ enum InterruptCleanup {
     /// complete, summary written, exit 0. A second signal ends the process as usual.
     static func stopping<T>(with stop: @escaping @Sendable () -> Void, during body: () throws -> T) rethrows -> T {
         state.withLock { state in
-            if !state.installed {
-                installHandlers()
-                state.installed = true
-            }
+            installIfNeeded(&state)
             state.gentleStop = stop
         }
         defer { state.withLock { $0.gentleStop = nil } }
