@@ -106,6 +106,19 @@ struct MessageTests {
         }
     }
 
+    @Test("a missing JSON Lines file given to group is named with the command that writes it")
+    func groupMissingJSONLines() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let lines = folder + "/faces.jsonl"
+            let run = TestSupport.run(["group", "--quiet", "--output", folder + "/people", lines])
+            #expect(run.status == 1)
+            #expect(
+                run.stderrLines.first
+                    == "facekit: \(lines): cannot read file: No such file or directory; write it first with "
+                    + "facekit analyze --descriptors --format jsonl --output \(lines) photos/", "\(run.stderr)")
+        }
+    }
+
     @Test("group given a CSV table says that it needs analyze --descriptors JSON Lines", .needsModels)
     func groupGivenCSV() throws {
         try TestSupport.withTemporaryFolder { folder in

@@ -24,7 +24,12 @@ enum LineFileReader {
         let descriptor: Int32
         switch RegularFile.open(path, O_RDONLY) {
         case .success(let opened): descriptor = opened
-        case .failure(let refusal): throw FailedInput(description: "\(path): cannot read file: \(refusal.reason)")
+        case .failure(let refusal):
+            // A JSON Lines file not there yet is most often one not written yet: say how.
+            let fix =
+                refusal.code == ENOENT
+                ? "; write it first with facekit analyze --descriptors --format jsonl --output \(path) photos/" : ""
+            throw FailedInput(description: "\(path): cannot read file: \(refusal.reason)" + fix)
         }
         defer { _ = close(descriptor) }
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
