@@ -4,17 +4,20 @@ import Testing
 
 @testable import FaceKitCLI
 
-/// README.md's "Use" block, run as a new user would: every line as written, in order, in an
-/// empty folder where the names it uses (`photos/`, `photo.jpg`, `clip.mp4`, `known/`) are the
-/// development data, with the `facekit` just built for `.build/release/facekit`.
+/// README.md's "Use" block and docs/cli.md's examples, run as a new user would: every line as
+/// written, in order, in an empty folder where the names they use (`photos/`, `photo.jpg`,
+/// `clip.mp4`, `known/`, ...) are the development data, with the `facekit` just built for
+/// `.build/release/facekit` (or `facekit`).
 ///
 /// The other shell blocks of README.md are not run here: `scripts/run-sample` and
 /// `scripts/test` install packages and build (`scripts/test` is the whole test run), and the
-/// retraining commands take the data sets for hours. docs/cli.md's examples are separate
-/// snippets over made-up names (`talk.mov`, `/opt/facekit/models`, shard 7 of 40), not one
-/// sequence, and are not run either.
-@Suite("README examples", .needsModels, .needsSharedData)
-struct ReadmeExamplesTests {
+/// retraining commands take the data sets for hours. docs/cli.md's blocks are run each in a
+/// folder of its own (``cliBlocksRun``), but for three: track's examples (a live stream needs
+/// a network port and a second ffmpeg; shard 7 of 40 is one of forty), the lone `merge` line
+/// (it needs the shards of another block) and the completion scripts (they write into the
+/// home folder).
+@Suite("documented examples", .needsModels, .needsSharedData)
+struct DocumentedExamplesTests {
     /// The shell lines of the first `sh` block after `heading`.
     static func shellLines(after heading: String, in text: String) -> [String] {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -33,12 +36,60 @@ struct ReadmeExamplesTests {
             try files.createSymbolicLink(atPath: folder + "/" + name, withDestinationPath: TestData.shared(data))
         }
         try link("photos", to: "photos/identities")
-        try link("photo.jpg", to: "photos/identities/test/obama_and_biden.jpg")
-        try link("clip.mp4", to: "video/short_hamilton_clip.mp4")
+        for photo in ["photo.jpg", "extra.jpg", "group.jpg", "portrait.jpg"] {
+            try link(photo, to: "photos/identities/test/obama_and_biden.jpg")
+        }
+        for clip in ["clip.mp4", "party.mp4"] { try link(clip, to: "video/short_hamilton_clip.mp4") }
         try files.createDirectory(atPath: folder + "/known", withIntermediateDirectories: false)
         try link("known/Lin-Manuel Miranda.png", to: "video/hamilton-cast/lin-manuel-miranda.png")
         try link("known/Alex Lacamoire.png", to: "video/hamilton-cast/alex-lacamoire.png")
         try link("known/Barack Obama", to: "photos/identities/train/obama")
+    }
+
+    /// Every `sh` block of `text`, as its lines.
+    static func shellBlocks(in text: String) -> [[String]] {
+        var blocks: [[String]] = []
+        var current: [String]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line == "```sh" {
+                current = []
+            } else if line.hasPrefix("```"), let block = current {
+                blocks.append(block)
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// Runs `lines` in order in `folder` with the built facekit for the word `facekit`; the first
+    /// that fails is recorded and ends the block, whose later lines need its files.
+    static func runLines(_ lines: [String], in folder: String) throws {
+        let executable = try #require(TestSupport.executable, "the facekit executable is not built")
+        for line in lines where !line.isEmpty && !line.hasPrefix("#") {
+            var command = line.replacingOccurrences(of: " facekit ", with: " '\(executable)' ")
+            if command.hasPrefix("facekit ") { command = "'\(executable)' " + command.dropFirst("facekit ".count) }
+            let run = try TestSupport.runProcess("/bin/sh", ["-c", command], in: folder, killedAfter: 900)
+            #expect(run.status == 0, "example failed: \(line)\n\(run.stderr)")
+            if run.status != 0 { return }
+        }
+    }
+
+    @Test("every example block of docs/cli.md but three runs as written, in order, each in a folder of its own")
+    func cliBlocksRun() throws {
+        let docs = try String(contentsOf: TestData.repository.appendingPathComponent("docs/cli.md"), encoding: .utf8)
+        let blocks = Self.shellBlocks(in: docs).filter { block in
+            !block.contains { $0.contains("udp://") || $0.contains("--generate-completion-script") }
+                && !(block.filter { !$0.isEmpty }.count == 1 && block.contains { $0.hasPrefix("facekit merge") })
+        }
+        #expect(blocks.count >= 5, "\(blocks)")
+        for block in blocks {
+            try TestSupport.withTemporaryFolder { folder in
+                try Self.stageInputs(in: folder)
+                try Self.runLines(block, in: folder)
+            }
+        }
     }
 
     @Test("README.md's Use block is a sequence of facekit lines, each writing files of its own")
