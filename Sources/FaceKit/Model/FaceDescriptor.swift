@@ -23,13 +23,18 @@ public struct FaceDescriptor: Sendable, Equatable, Hashable {
     }
 
     /// Euclidean distance: dlib's measure, about 0.6 between "same" and "different" person.
-    public func distance(to other: FaceDescriptor) -> Double {
-        var sum: Float = 0
-        for index in 0..<Self.length {
-            let difference = values[index] - other.values[index]
+    public func distance(to other: FaceDescriptor) -> Double { Self.distance(values, other.values) }
+
+    /// The Euclidean distance between two descriptors' numbers, summed in `Double`: the one
+    /// distance of FaceKit (naming, grouping, re-identification); traps on different lengths.
+    static func distance(_ a: [Float], _ b: [Float]) -> Double {
+        precondition(a.count == b.count, "FaceDescriptor.distance: lengths \(a.count) and \(b.count) differ")
+        var sum = 0.0
+        for index in a.indices {
+            let difference = Double(a[index]) - Double(b[index])
             sum += difference * difference
         }
-        return Double(sum).squareRoot()
+        return sum.squareRoot()
     }
 
     /// The element-wise mean of `descriptors` (which must not be empty): one descriptor for

@@ -116,7 +116,7 @@ struct Track: Sendable, Equatable {
     /// `nil` when it has none. Waits for descriptors still computing.
     func distance(to descriptor: PendingDescriptor) -> Double? {
         guard let values = descriptor.value else { return nil }
-        return descriptors.compactMap(\.value).map { FaceDescriptorDistance.euclidean($0, values) }.min()
+        return descriptors.compactMap(\.value).map { FaceDescriptor.distance($0, values) }.min()
     }
 }
 
@@ -128,17 +128,6 @@ enum FaceDescriptorDistance {
     /// astronaut emerging from behind her twin in TestVideos/crossing.mp4), so motion is given
     /// some benefit of the doubt.
     static let notSamePerson = 0.7
-
-    /// Euclidean distance; traps on descriptors of different lengths.
-    static func euclidean(_ a: [Float], _ b: [Float]) -> Double {
-        precondition(a.count == b.count, "FaceDescriptorDistance.euclidean: lengths \(a.count) and \(b.count) differ")
-        var sum = 0.0
-        for index in a.indices {
-            let difference = Double(a[index]) - Double(b[index])
-            sum += difference * difference
-        }
-        return sum.squareRoot()
-    }
 }
 
 /// A centre's motion in pixels per millisecond (Foundation on Linux has no `CGVector`).

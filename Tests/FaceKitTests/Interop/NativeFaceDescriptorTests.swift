@@ -27,9 +27,9 @@ struct NativeFaceDescriptorTests {
         let obama = try Self.descriptor(of: "obama.jpg", network: network)
         #expect(obama.count == 128)
         let sameObama = try Self.descriptor(of: "obama.jpg", network: network)
-        #expect(FaceDescriptorDistance.euclidean(obama, sameObama) < 1e-5, "deterministic")
+        #expect(FaceDescriptor.distance(obama, sameObama) < 1e-5, "deterministic")
         for (name, same) in [("obama2.jpg", true), ("obama3.jpg", true), ("biden.jpg", false)] {
-            let distance = FaceDescriptorDistance.euclidean(obama, try Self.descriptor(of: name, network: network))
+            let distance = FaceDescriptor.distance(obama, try Self.descriptor(of: name, network: network))
             #expect((distance < 0.6) == same, "obama.jpg - \(name): \(distance)")
         }
     }

@@ -186,6 +186,6 @@ struct FaceDescriptorDistanceTests {
         arguments: [([0, 0], [3, 4], 5.0), ([1, 1], [1, 1], 0.0), ([1, 0, 0], [0, 1, 0], 2.0.squareRoot())]
             as [([Float], [Float], Double)])
     func euclidean(a: [Float], b: [Float], expected: Double) {
-        #expect(abs(FaceDescriptorDistance.euclidean(a, b) - expected) < 1e-6)
+        #expect(abs(FaceDescriptor.distance(a, b) - expected) < 1e-6)
     }
 }
