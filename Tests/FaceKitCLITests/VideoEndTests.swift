@@ -49,3 +49,32 @@ struct VideoEndTests {
         }
     }
 }
+
+extension VideoEndTests {
+    @Test(
+        "damaged H.264 that still decodes (grey blocks) is reported with its frames, and the rows kept",
+        .enabled(if: TestSupport.executable != nil, "the facekit executable was not found next to the test bundle"))
+    func damagedFrames() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            // 32 bytes overwritten at 40% and 55% of the file: FFmpeg conceals the damage and
+            // goes on, so OpenCV reads every frame.
+            var data = try Data(contentsOf: URL(fileURLWithPath: Self.crossing))
+            for fraction in [0.40, 0.55] {
+                let at = Int(Double(data.count) * fraction)
+                data.replaceSubrange(at..<at + 32, with: (0..<32).map { UInt8(0xA5 ^ $0) })
+            }
+            let damaged = try TestSupport.makeFile(folder, "damaged.mp4", contents: data)
+            // In a process of its own: FFmpeg's errors are told apart only when one video is open.
+            let models = try #require(TestSupport.modelDirectory)
+            let clean = try TestSupport.runExecutable(["track", "--model-dir", models, "--no-reid", Self.crossing])
+            try #require(clean.status == 0 && clean.stderr.isEmpty, "\(clean.stderr)")
+            let run = try TestSupport.runExecutable(["track", "--model-dir", models, "--no-reid", damaged])
+            #expect(run.status == 1)
+            let line = try #require(run.stderrLines.first)
+            #expect(line.hasPrefix("facekit: \(damaged): "), "\(line)")
+            #expect(line.contains(" decoded with errors (damaged data"), "\(line)")
+            #expect(line.contains("frames ") || line.contains("frame "), "\(line)")
+            #expect(Self.frames(run).count > 100, "the rows of every frame are kept")
+        }
+    }
+}

@@ -379,6 +379,13 @@ typedef enum fk_video_end {
  * FK_VIDEO_END_INTERRUPTED. The only fk_video call that is safe from another thread. */
 int32_t fk_video_interrupt(fk_video *video, fk_error *error);
 
+/* The frames read so far while FFmpeg reported decoding errors (damaged data it concealed, as grey
+ * or smeared areas, or frames it could not decode): how many, the first's and the last's index
+ * (-1 when none). FFmpeg's errors name no video, so they are counted only while this is the one
+ * video open in the process (a command reading one video at a time, as track and annotate do). */
+int32_t fk_video_get_damage(const fk_video *video, int64_t *frames, int64_t *first, int64_t *last,
+                            fk_error *error);
+
 /* Why the video ended (FK_VIDEO_END_OF_STREAM before it has). */
 int32_t fk_video_get_end(const fk_video *video, fk_video_end *out, fk_error *error);
 

@@ -10,7 +10,10 @@
 
 extern "C" {
 #include <libavformat/avformat.h>
+#include <libavutil/log.h>
 }
+
+#include <atomic>
 
 #include <algorithm>
 #include <chrono>
@@ -38,16 +41,31 @@ struct grabbed_frame {
     double seconds = 0;
 };
 
+/// Errors FFmpeg logged, for the whole process: FFmpeg has one log callback, and a decoder that
+/// conceals damage (grey or smeared blocks) says so only there.
+std::atomic<uint64_t> ffmpeg_errors{0};
+/// Videos open now, and opened ever: errors are a video's only while it is the one open.
+std::atomic<int> open_videos{0};
+std::atomic<uint64_t> videos_opened{0};
+
+void count_ffmpeg_errors(void *, int level, const char *, va_list) {
+    if (level <= AV_LOG_ERROR) ffmpeg_errors.fetch_add(1, std::memory_order_relaxed);
+}
+
+/// Takes FFmpeg's log over after an open: OpenCV's FFmpeg backend sets its own callback and the
+/// level OPENCV_FFMPEG_LOGLEVEL names (quiet: see native_logging.hpp) at every open, which keeps
+/// the open's own complaints off stderr; from then on nothing is printed either (FaceKit names
+/// the damage itself), and errors are counted.
+void listen_to_ffmpeg_errors() {
+    av_log_set_callback(count_ffmpeg_errors);
+    av_log_set_level(AV_LOG_ERROR);
+}
+
 /// Advances `capture` by one frame, decoding it when `decode` is set. OpenCV's exceptions mean
 /// the data stops decoding here, like a failed grab.
 grabbed_frame grab(cv::VideoCapture &capture, bool decode) {
     grabbed_frame frame;
     const auto started = std::chrono::steady_clock::now();
-    struct timing {
-        grabbed_frame &frame;
-        std::chrono::steady_clock::time_point started;
-        ~timing() { frame.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); }
-    } timed{frame, started};
     try {
         frame.ok = capture.grab();
         if (frame.ok) frame.position_ms = capture.get(cv::CAP_PROP_POS_MSEC);
@@ -58,6 +76,7 @@ grabbed_frame grab(cv::VideoCapture &capture, bool decode) {
     } catch (const cv::Exception &) {
         frame.ok = false;
     }
+    frame.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return frame;
 }
 
@@ -172,6 +191,13 @@ struct fk_video {
     fk_video_end end = FK_VIDEO_END_OF_STREAM;
     /// Whether the last frame came only after a wait as long as the read timeout.
     bool waited_out = false;
+    /// Frames handed out after FFmpeg logged errors since the frame before: how many, the first
+    /// and the last. Its decoding threads run ahead of the frames handed out, so the frames are
+    /// those around the damage, not always the damaged ones themselves.
+    int64_t damaged_frames = 0, first_damaged = -1, last_damaged = -1;
+    uint64_t errors_seen = ffmpeg_errors.load(std::memory_order_relaxed);
+    uint64_t opens_seen = 0;
+    bool counted_open = false;
     /// fk_video_interrupt may come from another thread at any time, the first frame included.
     std::mutex interrupt_mutex;
     bool interrupt_requested = false;
@@ -180,6 +206,7 @@ struct fk_video {
     double last_ms = 0, last_gap_ms = 0, shift_ms = 0;
     std::unique_ptr<read_ahead> reader;  // created at the first frame; joined before capture closes
     ~fk_video() {
+        if (counted_open) open_videos.fetch_sub(1);
         // A live source interrupted or stalled while its grab waits for data would hold the
         // caller until data comes (a pipe's read never times out): the worker is left to finish
         // on its own, with the capture it uses (the memory is given up, not freed under it).
@@ -214,6 +241,15 @@ double presentation_time(fk_video &video, int64_t index, double reported_ms) {
     if (index > 0) video.last_gap_ms = ms - video.last_ms;
     video.last_ms = ms;
     return ms;
+}
+
+/// Counts `video` among the open ones, from now on: the errors logged so far (its open's own
+/// among them) are not its frames'.
+void count_open(fk_video &video) {
+    open_videos.fetch_add(1);
+    video.counted_open = true;
+    video.opens_seen = videos_opened.fetch_add(1) + 1;
+    video.errors_seen = ffmpeg_errors.load(std::memory_order_relaxed);
 }
 
 /// Whether grabbing `frame` took about the live source's read timeout: the source sent nothing.
@@ -280,8 +316,10 @@ extern "C" int32_t fk_video_open(const char *path, fk_video **out, fk_error *err
             throw fk::failure(FK_NOT_A_VIDEO, std::string("cannot open: ") + e.err);
         }
         if (!opened) throw fk::failure(FK_NOT_A_VIDEO, "no video stream FFmpeg can decode");
+        listen_to_ffmpeg_errors();
         read_info(*video);
         video->info.duration_ms = container_duration_ms(path);
+        count_open(*video);
         *out = video.release();
     });
 }
@@ -314,8 +352,20 @@ extern "C" int32_t fk_video_open_live(const char *source, int32_t kind, int32_t 
         if (!opened)
             throw fk::failure(FK_NOT_A_VIDEO, kind == FK_LIVE_DEVICE ? "no camera that V4L2 can read"
                                                                      : "no video stream FFmpeg can decode within the timeout");
+        if (kind != FK_LIVE_DEVICE) listen_to_ffmpeg_errors();
         read_info(*video);
+        count_open(*video);
         *out = video.release();
+    });
+}
+
+extern "C" int32_t fk_video_get_damage(const fk_video *video, int64_t *frames, int64_t *first, int64_t *last,
+                                       fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(video != nullptr && frames != nullptr && first != nullptr && last != nullptr, "NULL argument");
+        *frames = video->damaged_frames;
+        *first = video->first_damaged;
+        *last = video->last_damaged;
     });
 }
 
@@ -392,6 +442,16 @@ extern "C" int32_t fk_video_next(fk_video *video, int32_t decode, fk_image **fra
         video->waited_out = waited_out(*video, grabbed);
         video->reader->start(decode != 0);
         const int64_t frame_index = video->next_index++;
+        // FFmpeg's errors name no video: they are this one's only if no other was open since.
+        const uint64_t errors = ffmpeg_errors.load(std::memory_order_relaxed);
+        const uint64_t opens = videos_opened.load();
+        const bool alone = open_videos.load() == 1 && opens == video->opens_seen;
+        if (errors != video->errors_seen && alone) {
+            if (video->damaged_frames++ == 0) video->first_damaged = frame_index;
+            video->last_damaged = frame_index;
+        }
+        video->errors_seen = errors;
+        video->opens_seen = opens;
         const double ms = presentation_time(*video, frame_index, grabbed.position_ms);
         std::unique_ptr<fk_image> image;
         if (decode) {

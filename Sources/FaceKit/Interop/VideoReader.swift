@@ -162,6 +162,23 @@ public final class VideoReader {
         }
     }
 
+    /// Frames read while FFmpeg reported decoding errors (damaged data it concealed, or could not
+    /// decode): how many, and the indexes of the first and the last.
+    public struct Damage: Sendable, Equatable {
+        public var frames: Int
+        public var first: Int
+        public var last: Int
+    }
+
+    /// The frames read so far that decoded with errors; `nil` when none did. FFmpeg's errors
+    /// name no video, so they are counted only while this is the one video open in the process.
+    /// Runs `fk_video_get_damage`.
+    public var damage: Damage? {
+        var frames: Int64 = 0, first: Int64 = -1, last: Int64 = -1
+        _ = fk_video_get_damage(pointer, &frames, &first, &last, nil)
+        return frames > 0 ? Damage(frames: Int(frames), first: Int(first), last: Int(last)) : nil
+    }
+
     /// What ends this reader's reading from another thread (a signal's handler, a timer).
     public var interruption: Interruption { Interruption(reader: self) }
 

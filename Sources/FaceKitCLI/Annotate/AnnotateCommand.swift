@@ -328,6 +328,6 @@ struct AnnotateCommand: ParsableCommand {
         }
         return AnnotationOutcome(
             drawn: AnnotationCount(frames: framesWritten, faces: facesDrawn),
-            failure: failure ?? (sampled.passedEnd ? nil : video.stoppedDecodingMessage(kept: "frames")))
+            failure: failure ?? (sampled.passedEnd ? nil : video.incompleteReadingMessage(kept: "frames")))
     }
 }

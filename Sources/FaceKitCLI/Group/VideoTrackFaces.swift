@@ -61,7 +61,7 @@ enum VideoTrackFaces {
                         tracks[id, default: TrackShots(firstFrame: frame.index, lastFrame: frame.index)].add(record)
                     }
                 }
-                if !reader.passedEnd { failure = reader.video.stoppedDecodingMessage(kept: "tracks") }
+                if !reader.passedEnd { failure = reader.video.incompleteReadingMessage(kept: "tracks") }
             } catch {
                 failure = reader.video.failureMessage(error, kept: "tracks")
             }

@@ -135,7 +135,7 @@ struct ReportAnalysis {
         } catch {
             return video.failureMessage(error, kept: "faces")
         }
-        return sampled.passedEnd ? nil : video.stoppedDecodingMessage(kept: "faces")
+        return sampled.passedEnd ? nil : video.incompleteReadingMessage(kept: "faces")
     }
 
     /// A failure line without the path in front, which the report's table shows beside it.

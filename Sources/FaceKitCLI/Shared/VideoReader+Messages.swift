@@ -1,14 +1,21 @@
 import FaceKit
 
-/// The lines `track` and `annotate` report when a video ends before its last frame; `kept` names
-/// what the frames before the end gave ("rows", "frames").
+/// The lines `track`, `annotate` and `group` report when a video was not read cleanly; `kept`
+/// names what its frames gave ("rows", "frames").
 extension VideoReader {
-    /// For a video that stopped decoding well before its declared end (``endedEarly``), the line
-    /// to report; `nil` for a video read to its end.
-    func stoppedDecodingMessage(kept: String) -> String? {
-        guard endedEarly else { return nil }
-        return "\(path): video stopped decoding at frame \(lastIndex + 1) of about \(declaredFrameCount); "
-            + "the \(kept) before it were written"
+    /// For a video that stopped decoding well before its declared end (``endedEarly``), or whose
+    /// frames FFmpeg decoded with errors (``damage``), the line to report; `nil` for a video read
+    /// cleanly to its end.
+    func incompleteReadingMessage(kept: String) -> String? {
+        if endedEarly {
+            return "\(path): video stopped decoding at frame \(lastIndex + 1) of about \(declaredFrameCount); "
+                + "the \(kept) before it were written"
+        }
+        guard let damage else { return nil }
+        // FFmpeg decodes ahead of the frames handed out: the range is where the damage lies.
+        let frames = damage.first == damage.last ? "frame \(damage.first)" : "frames \(damage.first) to \(damage.last)"
+        return "\(path): \(frames) decoded with errors (damaged data, shown as grey or smeared areas); "
+            + "their \(kept) were written, but may be wrong"
     }
 
     /// For `error`, met while analysing the frame after the last one read.

@@ -87,6 +87,8 @@ struct LiveTrack {
         if failure == nil, tally.framesRead == 0, tally.end != .interrupted {
             failure = "\(MessageText.escaped(source.name)): no video frame could be read from the source"
         }
+        // Said, but not a failure: a stream over UDP loses a packet now and then.
+        if let damaged = video.incompleteReadingMessage(kept: "rows") { context.stderr.writeDiagnostic(damaged) }
         if let failure { context.stderr.writeDiagnostic(failure) }
         if tally.end == .stalled {
             context.stderr.writeDiagnostic(

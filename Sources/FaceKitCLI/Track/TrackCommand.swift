@@ -355,7 +355,7 @@ struct TrackCommand: ParsableCommand {
         } catch {
             return (framesAnalysed, video.failureMessage(error, kept: "rows"))
         }
-        return (framesAnalysed, frames.passedEnd ? nil : video.stoppedDecodingMessage(kept: "rows"))
+        return (framesAnalysed, frames.passedEnd ? nil : video.incompleteReadingMessage(kept: "rows"))
     }
 }
 
