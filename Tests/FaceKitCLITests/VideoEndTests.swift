@@ -12,7 +12,7 @@ struct VideoEndTests {
         Set(TrackCommandTests.rows(run).map { $0[1] })
     }
 
-    @Test("a variable-frame-rate MKV and an edit-listed MOV read to their end are not reported")
+    @Test("a variable-frame-rate MKV, an edit-listed MOV and a late-starting MKV read to their end are not reported")
     func readToTheirEnd() throws {
         try TestSupport.withTemporaryFolder { folder in
             // The first 60 frames at 25 a second, the rest three times as far apart: Matroska
@@ -26,7 +26,10 @@ struct VideoEndTests {
             // keyframe before, and its edit list hides them.
             let edited = folder + "/edited.mov"
             try TestSupport.ffmpeg(["-ss", "0.3", "-i", Self.crossing, "-c", "copy", edited])
-            for video in [variable, edited] {
+            // A Matroska file whose first frame is at 0.5 s, and whose duration counts from 0.
+            let late = folder + "/late.mkv"
+            try TestSupport.ffmpeg(["-i", Self.crossing, "-c", "copy", "-output_ts_offset", "0.5", late])
+            for video in [variable, edited, late] {
                 let run = TrackCommandTests.track(["--no-reid", video])
                 #expect(run.status == 0, "\(video): \(run.stderr)")
                 #expect(run.stderr.isEmpty, "\(run.stderr)")

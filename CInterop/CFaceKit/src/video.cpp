@@ -296,6 +296,21 @@ double container_duration_ms(const char *path) {
     if (avformat_open_input(&context, path, nullptr, nullptr) != 0) return 0;
     double ms = 0;
     if (context->duration != AV_NOPTS_VALUE && context->duration > 0) ms = double(context->duration) / AV_TIME_BASE * 1000;
+    // Frames' times count from the first frame, and a Matroska file that starts late (0.5 s)
+    // gives its duration from 0: the time after the first video packet is what they can reach.
+    // (The start time FFmpeg would give needs its stream probe, which decodes.)
+    AVPacket *packet = ms > 0 ? av_packet_alloc() : nullptr;
+    for (int read = 0; packet != nullptr && read < 100 && av_read_frame(context, packet) >= 0; ++read) {
+        const AVStream *stream = context->streams[packet->stream_index];
+        const int64_t time = packet->pts != AV_NOPTS_VALUE ? packet->pts : packet->dts;
+        const bool video = stream->codecpar->codec_type == AVMEDIA_TYPE_VIDEO;
+        av_packet_unref(packet);
+        if (!video || time == AV_NOPTS_VALUE) continue;
+        const double start_ms = double(time) * av_q2d(stream->time_base) * 1000;
+        if (start_ms > 0 && start_ms < ms) ms -= start_ms;
+        break;
+    }
+    av_packet_free(&packet);
     avformat_close_input(&context);
     return ms;
 }
