@@ -1,3 +1,4 @@
+import FaceKit
 import FaceKitTestSupport
 import Foundation
 import Testing
@@ -78,6 +79,30 @@ extension VideoEndTests {
             #expect(line.contains(" decoded with errors (damaged data"), "\(line)")
             #expect(line.contains("frames ") || line.contains("frame "), "\(line)")
             #expect(Self.frames(run).count > 100, "the rows of every frame are kept")
+        }
+    }
+}
+
+extension VideoEndTests {
+    @Test("an edit-listed MOV's frames carry the container's times (from its first frame), 30 frames/s")
+    func editListTimes() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let thirty = folder + "/thirty.mp4"
+            try TestSupport.ffmpeg(["-i", Self.crossing, "-vf", "fps=30", "-c:v", "libx264", "-preset", "ultrafast", thirty])
+            let edited = folder + "/edited.mov"
+            try TestSupport.ffmpeg(["-ss", "0.3", "-i", thirty, "-c", "copy", edited])
+            let probe = try TestSupport.runProcess(
+                "/usr/bin/ffprobe",
+                ["-v", "error", "-select_streams", "v", "-show_entries", "frame=pts_time", "-of", "csv=p=0", edited])
+            let container = probe.stdout.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .init(charactersIn: ", "))) }
+            try #require(container.count > 100, "\(probe.stderr)")
+            let video = try VideoReader(contentsOfFile: edited)
+            var times: [Double] = []
+            while let frame = try video.next(decode: false) { times.append(frame.timestampMs) }
+            #expect(times.count == container.count)
+            for (index, (ours, theirs)) in zip(times, container).enumerated().prefix(10) {
+                #expect(abs(ours - (theirs - container[0]) * 1000) < 1, "frame \(index): \(ours) ms, the container says \(theirs)")
+            }
         }
     }
 }
