@@ -4,8 +4,9 @@ import FaceKitArguments
 /// `facekit track` on a live source (``LiveInput``): standard input, a stream URL or a camera.
 ///
 /// Unlike a file, whose rows wait for its end so that tracks seen in different shots can be
-/// joined, each analysed frame's (every `--every`th) rows are written and flushed as soon as the frame is done, with the IDs
-/// the tracker gives then (re-identification still brings back a face within `--reid-window`).
+/// joined, each analysed frame's rows (every `--every`th frame's) are written and flushed as soon
+/// as the frame is done, with the IDs the tracker gives then (re-identification still brings back
+/// a face within `--reid-window`).
 /// A frame more than `--max-delay` seconds behind the stream's clock is read but not analysed
 /// (``LiveDelay``), so the delay stays bounded however slow the analysis; the closing line counts
 /// them. The stream ends when its data ends, when it sends nothing for `--stall-timeout` seconds
