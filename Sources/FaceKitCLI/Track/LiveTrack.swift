@@ -80,7 +80,6 @@ struct LiveTrack {
                 return "\(source.name): \(error); the rows of the \(tally.framesAnalysed) frames before are kept"
             }
             tally.tracks = ids.count
-            tally.largestDelaySeconds = delay.largestSeconds
             return nil
         }
         tally.end = video.end
@@ -119,7 +118,6 @@ struct LiveTally: Equatable {
     var framesSkipped = 0
     var faces = 0
     var tracks = 0
-    var largestDelaySeconds = 0.0
     var end = VideoReader.End.endOfStream
 
     func summaryText(seconds: Double) -> String {
