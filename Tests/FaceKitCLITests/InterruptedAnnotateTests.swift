@@ -19,16 +19,7 @@ struct InterruptedAnnotateTests {
             ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            // A child starts with its parent thread's blocked signals, and the test's thread blocks
-            // nearly all (a shell's child blocks none): spawn it with these two unblocked.
-            var handled = sigset_t()
-            sigemptyset(&handled)
-            sigaddset(&handled, SIGINT)
-            sigaddset(&handled, SIGTERM)
-            var blocked = sigset_t()
-            pthread_sigmask(SIG_UNBLOCK, &handled, &blocked)
-            defer { pthread_sigmask(SIG_SETMASK, &blocked, nil) }
-            try process.run()
+            try TestSupport.runWithSignalsUnblocked(process)
             func temporaryFiles() -> [String] {
                 ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter { $0.hasSuffix(".tmp.mp4") }
             }

@@ -57,16 +57,7 @@ struct LiveTrackTests {
                 let data = handle.availableData
                 self.errorText.withLock { $0 += String(decoding: data, as: UTF8.self) }
             }
-            // A child starts with its parent thread's blocked signals, and the test's thread
-            // blocks nearly all: spawn it with SIGINT and SIGTERM unblocked, as a shell would.
-            var handled = sigset_t()
-            sigemptyset(&handled)
-            sigaddset(&handled, SIGINT)
-            sigaddset(&handled, SIGTERM)
-            var blocked = sigset_t()
-            pthread_sigmask(SIG_UNBLOCK, &handled, &blocked)
-            defer { pthread_sigmask(SIG_SETMASK, &blocked, nil) }
-            try process.run()
+            try TestSupport.runWithSignalsUnblocked(process)
         }
 
         /// Complete lines written so far.

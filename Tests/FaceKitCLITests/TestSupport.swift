@@ -104,6 +104,19 @@ enum TestSupport {
             stderr: String(decoding: errData, as: UTF8.self) + note)
     }
 
+    /// Starts `process` with SIGINT and SIGTERM unblocked, as a shell would: a child starts
+    /// with its parent thread's blocked signals, and the test's thread blocks nearly all.
+    static func runWithSignalsUnblocked(_ process: Process) throws {
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        sigaddset(&handled, SIGINT)
+        sigaddset(&handled, SIGTERM)
+        var blocked = sigset_t()
+        pthread_sigmask(SIG_UNBLOCK, &handled, &blocked)
+        defer { pthread_sigmask(SIG_SETMASK, &blocked, nil) }
+        try process.run()
+    }
+
     /// Runs /usr/bin/ffmpeg (a dependency of the project) quietly, to make a test video.
     static func ffmpeg(_ arguments: [String]) throws {
         let run = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-nostdin", "-y"] + arguments)
