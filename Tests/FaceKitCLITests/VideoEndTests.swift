@@ -13,7 +13,9 @@ struct VideoEndTests {
         Set(TrackCommandTests.rows(run).map { $0[1] })
     }
 
-    @Test("a variable-frame-rate MKV, an edit-listed MOV and a late-starting MKV read to their end are not reported")
+    @Test(
+        "a variable-frame-rate MKV, an edit-listed MOV and a late-starting MKV read to their end are not reported",
+        .enabled(if: TestSupport.executable != nil, "the facekit executable was not found next to the test bundle"))
     func readToTheirEnd() throws {
         try TestSupport.withTemporaryFolder { folder in
             // The first 60 frames at 25 a second, the rest three times as far apart: Matroska
@@ -30,8 +32,11 @@ struct VideoEndTests {
             // A Matroska file whose first frame is at 0.5 s, and whose duration counts from 0.
             let late = folder + "/late.mkv"
             try TestSupport.ffmpeg(["-i", Self.crossing, "-c", "copy", "-output_ts_offset", "0.5", late])
+            // In a process of its own: another test's damaged video decoding at the same time
+            // would add FFmpeg's errors to these.
+            let models = try #require(TestSupport.modelDirectory)
             for video in [variable, edited, late] {
-                let run = TrackCommandTests.track(["--no-reid", video])
+                let run = try TestSupport.runExecutable(["track", "--model-dir", models, "--no-reid", video])
                 #expect(run.status == 0, "\(video): \(run.stderr)")
                 #expect(run.stderr.isEmpty, "\(run.stderr)")
                 #expect(Self.frames(run).count > 100, "\(video)")
