@@ -23,8 +23,8 @@ let package = Package(
                 .linkedLibrary("opencv_videoio"), .linkedLibrary("opencv_objdetect"),
                 .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_video"),
                 .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("heif"),
-                // FFmpeg's container reader (and its packets), which OpenCV's videoio loads anyway: for the duration.
-                .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
+                // FFmpeg: the video reader's demuxer, decoder and conversion to BGR.
+                .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("swscale"),
                 .linkedLibrary("stdc++"), .linkedLibrary("m"),
             ]
         ),

@@ -32,8 +32,6 @@ struct VideoEndTests {
             // A Matroska file whose first frame is at 0.5 s, and whose duration counts from 0.
             let late = folder + "/late.mkv"
             try TestSupport.ffmpeg(["-i", Self.crossing, "-c", "copy", "-output_ts_offset", "0.5", late])
-            // In a process of its own: another test's damaged video decoding at the same time
-            // would add FFmpeg's errors to these.
             let models = try #require(TestSupport.modelDirectory)
             for video in [variable, edited, late] {
                 let run = try TestSupport.runExecutable(["track", "--model-dir", models, "--no-reid", video])

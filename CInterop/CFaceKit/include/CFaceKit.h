@@ -334,8 +334,10 @@ int32_t fk_solve_pose(const float *model_points_xyz, const fk_point *image_point
                       fk_error *error);
 
 /* ---- Video ----------------------------------------------------------------------------------
- * Sequential frame reading through OpenCV's FFmpeg backend (MP4/H.264, MOV/HEVC, AVI/MPEG-4, ...).
- * Frames come out upright: rotation metadata is applied where the backend exposes it.
+ * Sequential frame reading on FFmpeg's libavformat and libavcodec (MP4/H.264, MOV/HEVC, AVI/MPEG-4,
+ * MPEG-TS, Matroska, WebM, ...), decoded and converted to BGR as OpenCV's FFmpeg backend does it
+ * (the same bytes). Frames come out upright: quarter and half turns of the rotation metadata are
+ * applied. Timestamps are the container's presentation times (edit lists applied).
  * An fk_video may not be shared between threads (but for fk_video_interrupt). Each open fk_video keeps a thread of its own that
  * decodes the next frame while the caller works on the current one.
  */
@@ -379,10 +381,11 @@ typedef enum fk_video_end {
  * FK_VIDEO_END_INTERRUPTED. The only fk_video call that is safe from another thread. */
 int32_t fk_video_interrupt(fk_video *video, fk_error *error);
 
-/* The frames read so far while FFmpeg reported decoding errors (damaged data it concealed, as grey
- * or smeared areas, or frames it could not decode): how many, the first's and the last's index
- * (-1 when none). FFmpeg's errors name no video, so they are counted only while this is the one
- * video open in the process (a command reading one video at a time, as track and annotate do). */
+/* The frames read so far that FFmpeg could not decode cleanly: frames its decoder flagged
+ * (damage concealed as grey or smeared areas, missing references), packets it refused, or errors
+ * it logged for this video since the frame before: how many, the first's and the last's index
+ * (-1 when none). Its decoding threads run a frame or two ahead, so logged errors may name the
+ * frames around the damaged one. */
 int32_t fk_video_get_damage(const fk_video *video, int64_t *frames, int64_t *first, int64_t *last,
                             fk_error *error);
 

@@ -1,5 +1,6 @@
 // Video writing through OpenCV's FFmpeg backend (cv::VideoWriter).
 #include "CFaceKit.h"
+#include "ffmpeg_log.hpp"
 #include "guard.hpp"
 #include "image.hpp"
 #include "native_logging.hpp"
@@ -99,6 +100,8 @@ extern "C" int32_t fk_video_writer_create(const char *path, const char *fourcc, 
         } catch (const cv::Exception &) {
             opened = false;
         }
+        // OpenCV set its own log callback at the open: the reader's damage counting needs FaceKit's.
+        fk::listen_to_ffmpeg_log();
         if (!opened) {
             ::unlink(path);
             throw fk::failure(FK_INVALID_ARGUMENT, std::string("FFmpeg cannot encode '") + fourcc +

@@ -1,9 +1,10 @@
 import Foundation
 internal import CFaceKit
 
-/// Reads a video file frame by frame through OpenCV's FFmpeg backend (`fk_video`).
+/// Reads a video file (or a live source) frame by frame on FFmpeg's libavformat and libavcodec
+/// (`fk_video`).
 ///
-/// Frames come out upright (rotation metadata applied where the backend exposes it). Skipping a
+/// Frames come out upright (quarter and half turns of the rotation metadata applied). Skipping a
 /// frame without decoding it is much cheaper than reading it, which `--every N` relies on.
 /// Not thread-safe: read a video from one thread.
 ///

@@ -168,6 +168,11 @@ public final class FaceTracker {
         pointTracker = try NativePointTracker()
     }
 
+    /// Waits for the descriptor passes still running: a pass the tracker never read would
+    /// otherwise go on into the process's exit, while the libraries it runs in are torn down
+    /// (a crash seen when a live stream stalled).
+    deinit { descriptorWorker?.waitForAll() }
+
     /// The faces in `image`, shown at `timestampMs`, ordered as ``FaceDetector/process(_:)``
     /// orders them, each with its tracking ID.
     public func process(_ image: FaceImage, timestampMs: Double) throws(FaceKitError) -> [Face] {
