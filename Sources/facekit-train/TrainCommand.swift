@@ -13,7 +13,7 @@ struct TrainCommand: ParsableCommand {
             commandName: "facekit-train",
             abstract: "Fit FaceKit's classifiers and constants on the development data.",
             subcommands: [
-                Training.self, EyePatchExport.self, LandmarkSeedFit.self, DetectionThreshold.self, HeadPoseStudy.self,
+                Training.self, EyePatchExport.self, MouthPatchExport.self, LandmarkSeedFit.self, DetectionThreshold.self, HeadPoseStudy.self,
             ])
     }
 
@@ -38,6 +38,16 @@ extension EyePatchExport: TrainingStep {
         CommandConfiguration(
             commandName: "eye-patches",
             abstract: "Write every development eye as the eye-state network's training patch, for scripts/train-eye-model.")
+    }
+
+    static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options, output: true) }
+}
+
+extension MouthPatchExport: TrainingStep {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "mouth-patches",
+            abstract: "Write every GENKI-4K and SMILEsmileD mouth as the smile network's training patch, for scripts/train-smile-model.")
     }
 
     static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options, output: true) }
