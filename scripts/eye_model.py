@@ -323,9 +323,13 @@ def f3(x):
 
 # ---- ONNX --------------------------------------------------------------------------------------
 
-def export_onnx(params, a, b, path):
+def export_onnx(params, a, b, path, name="facekit_eye_state",
+                doc=("FaceKit eye state: logit of 'open' for a standardised 32 x 32 grey eye patch "
+                     "(1.8 eye widths square, aligned by the 68 landmarks; scripts/eye_model.py)"),
+                producer="facekit eye_model.py"):
     """The network with the calibration folded into its last layer; input "patch" (N x 1 x 32 x 32,
-    standardised by the caller), output "logit" (N x 1)."""
+    standardised by the caller), output "logit" (N x 1). scripts/smile_model.py gives its own
+    name and description."""
     params = [(np.asarray(w, np.float32), np.asarray(bb, np.float32)) for (w, bb) in params]
     # Channels first, as ONNX: kernels HWIO -> OIHW, and the first dense layer's inputs from
     # (height, width, channel) order to (channel, height, width).
@@ -354,13 +358,12 @@ def export_onnx(params, a, b, path):
         if i == 0:
             nodes.append(helper.make_node("Relu", [output], ["hidden"]))
     graph = helper.make_graph(
-        nodes, "facekit_eye_state",
+        nodes, name,
         [helper.make_tensor_value_info("patch", TensorProto.FLOAT, ["N", 1, SIDE, SIDE])],
         [helper.make_tensor_value_info("logit", TensorProto.FLOAT, ["N", 1])], initialisers)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 11)], producer_name="facekit eye_model.py")
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 11)], producer_name=producer)
     model.ir_version = 6
-    model.doc_string = ("FaceKit eye state: logit of 'open' for a standardised 32 x 32 grey eye patch "
-                        "(1.8 eye widths square, aligned by the 68 landmarks; scripts/eye_model.py)")
+    model.doc_string = doc
     onnx.checker.check_model(model)
     onnx.save(model, path)
 
