@@ -103,7 +103,7 @@ def main():
     parser.add_argument("--patches", required=True, help="the folder facekit-train mouth-patches wrote")
     parser.add_argument("--output", required=True, help="where to write the network (smile.onnx)")
     parser.add_argument("--work", required=True, help="a folder for what a run keeps (held-out logits, the network)")
-    parser.add_argument("--candidates", default="1000,2500",
+    parser.add_argument("--candidates", default="3200",
                         help="numbers of training steps to choose from by cross-validation")
     args = parser.parse_args()
     log = lambda text: print(text, file=sys.stderr, flush=True)

@@ -7,8 +7,8 @@ import Foundation
 /// anything, and one closer than ``minimumInterOcularDistanceForEyes`` too small to read its
 /// eyes; implausible landmarks are refused; an eye on the side turned away from the camera
 /// (beyond ``eyeVisibilityYawLimit``) is not visible. Otherwise the smile's probability comes
-/// from the learned model of ``ClassifierWeights``, each eye's from the eye-state network
-/// (``EyeStateModel``), both eyes in one pass.
+/// from the smile network over the mouth's patch (``SmileModel``), each eye's from the eye-state
+/// network (``EyeStateModel``), both eyes in one pass.
 enum FaceClassifier {
     /// Outer-eye-corner distance, in pixels, below which nothing is judged.
     static let minimumInterOcularDistance = 16.0
@@ -22,17 +22,19 @@ enum FaceClassifier {
     static let eyeVisibilityYawLimit = 45.0
 
     /// `shape` is in full-size coordinates of the image `image` was decoded from.
-    static func classify(_ face: inout Face, shape: FaceShape, image: FaceImage, eyeState: EyeStateModel)
-        throws(FaceKitError)
-    {
+    static func classify(
+        _ face: inout Face, shape: FaceShape, image: FaceImage, eyeState: EyeStateModel, smile: SmileModel
+    ) throws(FaceKitError) {
         let all = Face.Probability.allCases
         guard shape.interOcularDistance >= minimumInterOcularDistance else {
             return markAbsent(&face, all, .faceTooSmall)
         }
-        guard shape.isPlausible, let smile = SmileFeatures.features(of: shape) else {
+        guard shape.isPlausible, SmileFeatures.features(of: shape) != nil,
+            let mouth = try SmileModel.patch(shape: shape, in: image)
+        else {
             return markAbsent(&face, all, .landmarksImplausible)
         }
-        face.smilingProbability = ClassifierWeights.smile.probability(smile)
+        face.smilingProbability = try smile.smilingProbabilities([mouth])[0]
         guard shape.interOcularDistance >= minimumInterOcularDistanceForEyes else {
             return markAbsent(&face, [.leftEyeOpen, .rightEyeOpen], .faceTooSmall)
         }

@@ -39,8 +39,9 @@ public final class FaceDetector: Sendable {
     /// dlib's face descriptor network, with descriptorMode `.all`: it keeps its activations, so
     /// one face at a time; each detector (each worker) has its own.
     private let descriptorNetwork: Mutex<NativeFaceDescriptor?>
-    /// The eye-state network, with classificationMode `.all`; each detector has its own.
+    /// The eye-state and smile networks, with classificationMode `.all`; each detector has its own.
     private let eyeState: EyeStateModel?
+    private let smile: SmileModel?
 
     /// Validates `options` and loads the models they need from `models`.
     public convenience init(options: FaceDetectorOptions = FaceDetectorOptions(), models: ModelLocator = ModelLocator())
@@ -115,6 +116,7 @@ public final class FaceDetector: Sendable {
         descriptorNetwork = Mutex(
             options.descriptorMode == .all ? try NativeFaceDescriptor(modelPath: models.path(for: .faceDescriptor)) : nil)
         eyeState = options.classificationMode == .all ? try EyeStateModel(modelPath: models.path(for: .eyeState)) : nil
+        smile = options.classificationMode == .all ? try SmileModel(modelPath: models.path(for: .smile)) : nil
     }
 
     /// Makes YuNet's finder, searching as `plan` says, or as the performance mode does when `nil`.
@@ -247,8 +249,8 @@ public final class FaceDetector: Sendable {
         if options.landmarkMode == .all {
             face.landmarks = LandmarkConstruction.landmarks(from: shape, yawDegrees: angles.y)
         }
-        if let eyeState {
-            try FaceClassifier.classify(&face, shape: measured, image: image, eyeState: eyeState)
+        if let eyeState, let smile {
+            try FaceClassifier.classify(&face, shape: measured, image: image, eyeState: eyeState, smile: smile)
         } else {
             FaceClassifier.markAbsent(&face, Face.Probability.allCases, .notRequested)
         }

@@ -2,7 +2,7 @@ internal import CFaceKit
 import Foundation
 
 /// A small ONNX network over square grey patches (`fk_patch_classifier`): one logit per patch.
-/// The eye-state model (``EyeStateModel``) is one. Not thread-safe (OpenCV's network keeps its
+/// The eye-state and smile models (``EyeStateModel``, ``SmileModel``) are. Not thread-safe (OpenCV's network keeps its
 /// activations): use one per thread.
 ///
 /// ```swift
@@ -12,6 +12,8 @@ import Foundation
 final class NativePatchClassifier {
     /// The patches' side in pixels.
     let side: Int
+    /// The network's file name, for errors.
+    let name: String
     private let pointer: OpaquePointer
 
     /// Runs `fk_patch_classifier_create`: loads the network and checks it takes `side` x `side`.
@@ -20,6 +22,7 @@ final class NativePatchClassifier {
         try callNative(subject: modelPath) { fk_patch_classifier_create(modelPath, Int32(side), &created, $0) }
         pointer = created!
         self.side = side
+        name = URL(fileURLWithPath: modelPath).lastPathComponent
     }
 
     deinit { fk_patch_classifier_free(pointer) }
@@ -30,7 +33,7 @@ final class NativePatchClassifier {
         precondition(patches.allSatisfy { $0.count == side * side }, "NativePatchClassifier: wrong patch size")
         let packed = Array(patches.joined())
         var logits = [Float](repeating: 0, count: patches.count)
-        try callNative(subject: "eye state") {
+        try callNative(subject: name) {
             fk_patch_classifier_run(pointer, packed, Int32(patches.count), &logits, $0)
         }
         return logits

@@ -21,6 +21,8 @@ public struct ModelLocator: Sendable {
         case faceDetector = "yunet_n_320_320.onnx"
         /// FaceKit's eye-state network (ONNX, trained by scripts/train-eye-model). Shipped with FaceKit.
         case eyeState = "eye_state.onnx"
+        /// FaceKit's smile network (ONNX, trained by scripts/train-smile-model). Shipped with FaceKit.
+        case smile = "smile.onnx"
         /// dlib's MMOD CNN face detector, kept for comparison only. From face_recognition_models.
         case cnnFaceDetector = "mmod_human_face_detector.dat"
         /// dlib's 68-point shape predictor, trained on iBUG 300-W: non-commercial use only.
@@ -71,7 +73,7 @@ public struct ModelLocator: Sendable {
             if FileManager.default.isReadableFile(atPath: candidate) { return candidate }
         }
         let remedy =
-            model == .faceDetector || model == .eyeState
+            model == .faceDetector || model == .eyeState || model == .smile
             ? "it ships with FaceKit (Sources/FaceKit/BundledModels): rebuild, or run scripts/install"
             : "run scripts/setup to fetch it"
         throw .modelUnavailable(

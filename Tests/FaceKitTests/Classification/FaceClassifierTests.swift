@@ -13,12 +13,13 @@ struct FaceClassifierTests {
         return try! pixels.withUnsafeBytes { try FaceImage(pixels: $0, width: 400, height: 400, bytesPerRow: 400, format: .gray8) }
     }()
 
-    /// The shipped eye-state network (bundled with the library, so always there).
+    /// The shipped eye-state and smile networks (bundled with the library, so always there).
     static let eyeState = try! EyeStateModel(modelPath: ModelLocator().path(for: .eyeState))
+    static let smile = try! SmileModel(modelPath: ModelLocator().path(for: .smile))
 
     static func classified(_ shape: FaceShape, yaw: Double = 0) -> Face {
         var face = Face(frame: CGRect(x: 0, y: 0, width: 200, height: 200), headEulerAngleY: yaw)
-        try! FaceClassifier.classify(&face, shape: shape, image: canvas, eyeState: eyeState)
+        try! FaceClassifier.classify(&face, shape: shape, image: canvas, eyeState: eyeState, smile: smile)
         return face
     }
 
