@@ -97,6 +97,7 @@ struct Benchmark: ParsableCommand {
             ["detector", "image", "size", "decode ms", "detect + pose ms", "+ landmarks", "+ classify", "faces"], rows)
         print()
         try printEyeStateCost()
+        try printSmileCost()
         print()
         print("Load average after the run: \(loadAverage()); other swift builds running: \(otherBuilds())")
     }
@@ -115,6 +116,22 @@ struct Benchmark: ParsableCommand {
         }
         let perEye = median(Array(times.dropFirst())) / Double(passes * 2)
         print("Eye-state network: \(fixed(perEye * 1e6, 0)) us per eye (two eyes a pass, median of \(runs) runs of \(passes) passes)")
+    }
+
+    /// The smile network alone, as `FaceClassifier` runs it: one face's mouth a pass. Its cost
+    /// does not depend on what the patch shows, so it is fixed noise.
+    func printSmileCost() throws {
+        let model = try SmileModel(modelPath: DevelopmentData.models.path(for: .smile))
+        var generator = SystemRandomNumberGenerator()
+        let side = SmileModel.side
+        let patch = (0..<(side * side)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let passes = 1000
+        var times: [Double] = []
+        for _ in 0...runs {
+            times.append(try timed { for _ in 0..<passes { _ = try model.smilingProbabilities([patch]) } }.1)
+        }
+        let perFace = median(Array(times.dropFirst())) / Double(passes)
+        print("Smile network: \(fixed(perFace * 1e6, 0)) us per face (one mouth a pass, median of \(runs) runs of \(passes) passes)")
     }
 
     func printMachine() {
