@@ -8,11 +8,11 @@ import Testing
 /// facekit-train's command line, parsed by FaceKitArguments as facekit's is.
 @Suite("facekit-train command line")
 struct TrainCommandTests {
-    @Test("help lists the fits and the eye patches; only classifiers offers --dry-run and --cache")
+    @Test("help lists the fits and the eye and mouth patches; only classifiers offers --dry-run and --cache")
     func help() {
         let root = ToolRun(TrainCommand.self, [])
         #expect(root.status == 0 && root.stderr.isEmpty)
-        for name in ["classifiers", "eye-patches", "landmark-seed", "detection-threshold"] {
+        for name in ["classifiers", "eye-patches", "mouth-patches", "landmark-seed", "detection-threshold"] {
             #expect(root.stdout.contains("\n  \(name) "), "\(name) missing from help")
         }
         let classifiers = ToolRun(TrainCommand.self, ["classifiers", "-h"]).stdout
@@ -29,6 +29,7 @@ struct TrainCommandTests {
             (["landmark-seed", "--dry-run"], "Error: Unknown option '--dry-run'"),
             (["classifiers", "--cache"], "Error: Missing value for '--cache <file>'"),
             (["eye-patches"], "Error: eye-patches needs --output <folder>"),
+            (["mouth-patches"], "Error: mouth-patches needs --output <folder>"),
             (
                 ["detection-threshold", "--data", "/nonexistent/data"],
                 "Error: development data not found at /nonexistent/data (no README.md there); pass --data <dir> or set FACEKIT_TEST_DATA"
