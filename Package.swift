@@ -18,12 +18,12 @@ let package = Package(
             linkerSettings: [
                 // dlib-1.pc names absolute library paths that SwiftPM drops: list them here.
                 .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
+                // Not opencv_imgcodecs: loaded when first needed (opencv_codecs.cpp), for start-up.
                 .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
-                .linkedLibrary("opencv_imgcodecs"), .linkedLibrary("opencv_calib3d"),
-                .linkedLibrary("opencv_videoio"), .linkedLibrary("opencv_objdetect"),
+                .linkedLibrary("opencv_calib3d"), .linkedLibrary("opencv_objdetect"),
                 .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_video"),
                 .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("heif"),
-                // FFmpeg: the video reader's demuxer, decoder and conversion to BGR.
+                // FFmpeg: the video reader's and writer's containers, codecs and conversions.
                 .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("swscale"),
                 .linkedLibrary("stdc++"), .linkedLibrary("m"),
             ]

@@ -600,9 +600,9 @@ int32_t fk_text_measure(const char *text, float height, fk_stroke stroke, fk_tex
 int32_t fk_canvas_copy_image(const fk_canvas *canvas, fk_image **out, fk_error *error);
 
 /* ---- Video writing --------------------------------------------------------------------------
- * Writes frames into a new video file through OpenCV's FFmpeg backend (cv::VideoWriter). The
- * container follows the path's extension (.mp4, .mov, .m4v, .mkv, .avi, .webm, ...); the codec
- * is named by a four-character code: "avc1" (H.264, when FFmpeg has an H.264 encoder), "mp4v"
+ * Writes frames into a new video file on FFmpeg's libavformat and libavcodec. The container
+ * follows the path's extension (.mp4, .mov, .m4v, .mkv, .avi, .webm, ...); the codec is named by
+ * a four-character code, looked up as OpenCV's writer looks it up: "avc1" (H.264, when FFmpeg has an H.264 encoder), "mp4v"
  * (MPEG-4 Part 2), "MJPG", "VP80", ... No audio is written.
  *
  * Thread safety: an fk_video_writer may not be shared between threads.
@@ -610,7 +610,7 @@ int32_t fk_canvas_copy_image(const fk_canvas *canvas, fk_image **out, fk_error *
 typedef struct fk_video_writer fk_video_writer;
 
 /* Creates (or replaces) the file at path for frames of width x height pixels (2 ... 16384 each:
- * the encoders keep colour at half resolution, so OpenCV writes an odd width or height one pixel
+ * the encoders keep colour at half resolution, so an odd width or height is written one pixel
  * smaller, leaving out the last column or row) shown fps times a second (finite, > 0), encoded
  * with the codec fourcc names (exactly 4 characters).
  * Fails with FK_FILE_UNWRITABLE when the file cannot be created (the message gives the system's
@@ -618,19 +618,19 @@ typedef struct fk_video_writer fk_video_writer;
  * or when FFmpeg cannot encode this codec into this container; a file created by a failed call
  * is removed. On success *out owns a new writer, to
  * be released with fk_video_writer_free.
- * OpenCV's FFmpeg backend prints some warnings straight to stderr (for every WebM file, and for
- * each unknown code), which no log level silences: while this call opens the file, file
- * descriptor 2 points at /dev/null, so what other threads write to stderr meanwhile is lost. */
+ * FFmpeg's own messages are not printed. */
 int32_t fk_video_writer_create(const char *path, const char *fourcc, double fps, int32_t width,
                                int32_t height, fk_video_writer **out, fk_error *error);
 
 /* Encodes frame as the next frame. Its size must be the writer's (FK_INVALID_ARGUMENT
- * otherwise: FFmpeg would drop it silently). Fails after fk_video_writer_finish. */
+ * otherwise). Fails with FK_FILE_UNWRITABLE when writing the encoded data fails (the system's
+ * reason), and after fk_video_writer_finish. */
 int32_t fk_video_writer_write(fk_video_writer *writer, const fk_image *frame, fk_error *error);
 
 /* Flushes the encoder and completes the file (the container's index). Fails with
- * FK_FILE_UNWRITABLE when the file is then missing or empty, and with FK_INTERNAL when OpenCV
- * fails. Calling it again does nothing. */
+ * FK_FILE_UNWRITABLE when a write fails (the system's reason: a full disk, an I/O error) or the
+ * file is then missing or empty, and with FK_INTERNAL when the encoder fails. Calling it again
+ * does nothing. */
 int32_t fk_video_writer_finish(fk_video_writer *writer, fk_error *error);
 
 /* Finishes the file if fk_video_writer_finish was not called (without reporting failures), then

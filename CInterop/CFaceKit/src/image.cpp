@@ -8,9 +8,10 @@
 #include "image.hpp"
 #include "jpeg_decoder.hpp"
 #include "native_logging.hpp"
+#include "opencv_codecs.hpp"
 #include "png_decoder.hpp"
 
-#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgcodecs.hpp>  // its constants; its functions through opencv_codecs.hpp
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
@@ -225,7 +226,7 @@ std::unique_ptr<fk_image> decode(const Bytes &bytes, int64_t max_pixels, int32_t
     cv::Mat decoded;
     try {
         fk::QuietStandardError quiet;
-        decoded = cv::imdecode(bytes, cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR);
+        decoded = fk::imdecode(bytes, cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR);
     } catch (const cv::Exception &e) {
         throw fk::failure(FK_NOT_AN_IMAGE, std::string("decoder failed: ") + e.err);
     }

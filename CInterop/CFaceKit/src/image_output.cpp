@@ -3,8 +3,9 @@
 #include "guard.hpp"
 #include "image.hpp"
 #include "native_logging.hpp"
+#include "opencv_codecs.hpp"
 
-#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgcodecs.hpp>  // its constants; its functions through opencv_codecs.hpp
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
@@ -129,7 +130,7 @@ extern "C" int32_t fk_image_encode(const fk_image *image, const char *file_exten
         std::vector<uchar> encoded;
         bool ok = false;
         try {
-            ok = cv::imencode(std::string(".") + chosen.extension, image->bgr, encoded, parameters);
+            ok = fk::imencode(std::string(".") + chosen.extension, image->bgr, encoded, parameters);
         } catch (const cv::Exception &e) {
             throw fk::failure(FK_INTERNAL, std::string("encoder failed: ") + e.err);
         }

@@ -1,36 +1,59 @@
-// Video writing through OpenCV's FFmpeg backend (cv::VideoWriter).
+// Video writing on FFmpeg's libavformat and libavcodec: BGR frames converted to the encoder's
+// pixel format, encoded, and muxed into the container the path's extension names.
 #include "CFaceKit.h"
 #include "ffmpeg_log.hpp"
 #include "guard.hpp"
 #include "image.hpp"
-#include "native_logging.hpp"
 
-#include <opencv2/videoio.hpp>
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/error.h>
+#include <libavutil/opt.h>
+#include <libswscale/swscale.h>
+}
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <climits>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
 
 struct fk_video_writer {
-    cv::VideoWriter writer;
     std::string path;
-    int32_t width = 0;
+    int32_t width = 0;   // of the frames given
     int32_t height = 0;
+    AVFormatContext *format = nullptr;
+    AVCodecContext *codec = nullptr;
+    AVStream *stream = nullptr;
+    AVFrame *frame = nullptr;
+    AVPacket *packet = nullptr;
+    SwsContext *scaler = nullptr;
+    int64_t next_pts = 0;
     bool finished = false;
+
+    ~fk_video_writer() {
+        sws_freeContext(scaler);
+        av_packet_free(&packet);
+        av_frame_free(&frame);
+        avcodec_free_context(&codec);
+        if (format != nullptr) {
+            avio_closep(&format->pb);
+            avformat_free_context(format);
+        }
+    }
 };
 
 namespace {
 
 /// Creates (or truncates) path with the permissions a shell redirection gives, so that a path
-/// that cannot be written is reported with the system's reason rather than FFmpeg's silence.
+/// that cannot be written is reported with the system's reason rather than FFmpeg's.
 void check_creatable(const char *path) {
     struct stat st {};
     if (::stat(path, &st) == 0 && S_ISDIR(st.st_mode))
@@ -41,37 +64,119 @@ void check_creatable(const char *path) {
     ::close(descriptor);
 }
 
-/// Points the process's stderr at /dev/null while it lives. OpenCV's FFmpeg backend prints
-/// some warnings with fprintf(stderr) ("tag ... is not supported with codec id ..." for every
-/// WebM file, "tag ... is not found" for an unknown code), which no log level silences; failures
-/// are reported through fk_error instead. One at a time, so the saved descriptor stays right.
-class QuietStderr {
-public:
-    QuietStderr() : lock_(mutex()) {
-        std::fflush(stderr);
-        saved_ = ::dup(STDERR_FILENO);
-        int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-        if (saved_ >= 0 && null >= 0) ::dup2(null, STDERR_FILENO);
-        if (null >= 0) ::close(null);
-    }
-    ~QuietStderr() {
-        std::fflush(stderr);
-        if (saved_ >= 0) {
-            ::dup2(saved_, STDERR_FILENO);
-            ::close(saved_);
-        }
-    }
-    QuietStderr(const QuietStderr &) = delete;
-    QuietStderr &operator=(const QuietStderr &) = delete;
+std::string ffmpeg_reason(int status) {
+    char text[AV_ERROR_MAX_STRING_SIZE] = {};
+    av_strerror(status, text, sizeof text);
+    return text;
+}
 
-private:
-    static std::mutex &mutex() {
-        static std::mutex m;
-        return m;
+/// A failure to write the file: the system's reason (ENOSPC, EIO) as FFmpeg passes it on.
+[[noreturn]] void unwritable(int status) { throw fk::failure(FK_FILE_UNWRITABLE, ffmpeg_reason(status)); }
+
+/// The codec a four-character code names in this container, as OpenCV's writer finds it: the
+/// container's own tags, then the AVI and QuickTime tables, then the code as a codec's name.
+AVCodecID codec_for(const AVOutputFormat *container, const char *fourcc) {
+    const unsigned tag = MKTAG(fourcc[0], fourcc[1], fourcc[2], fourcc[3]);
+    AVCodecID id = container->codec_tag != nullptr ? av_codec_get_id(container->codec_tag, tag) : AV_CODEC_ID_NONE;
+    if (id == AV_CODEC_ID_NONE) {
+        const AVCodecTag *const tables[] = {avformat_get_riff_video_tags(), avformat_get_mov_video_tags(), nullptr};
+        id = av_codec_get_id(tables, tag);
     }
-    std::lock_guard<std::mutex> lock_;
-    int saved_ = -1;
-};
+    if (id == AV_CODEC_ID_NONE) {
+        char name[5] = {};
+        for (int i = 0; i < 4; ++i) name[i] = char(std::tolower(static_cast<unsigned char>(fourcc[i])));
+        if (const AVCodecDescriptor *descriptor = avcodec_descriptor_get_by_name(name)) id = descriptor->id;
+    }
+    return id;
+}
+
+/// 4:2:0 as every lossy encoder takes it, full-range where the encoder offers it (Motion JPEG,
+/// which refuses limited range as non-standard), else the encoder's first.
+AVPixelFormat pixel_format_for(const AVCodec *encoder) {
+    if (encoder->pix_fmts == nullptr) return AV_PIX_FMT_YUV420P;
+    for (const AVPixelFormat wanted : {AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUV420P})
+        for (const AVPixelFormat *format = encoder->pix_fmts; *format != AV_PIX_FMT_NONE; ++format)
+            if (*format == wanted) return wanted;
+    return encoder->pix_fmts[0];
+}
+
+/// The rate as a fraction, exact to 0.001 (29.97 is 2997/100), as OpenCV's writer makes it.
+AVRational rate_of(double fps) {
+    int base = 1, rate = int(fps + 0.5);
+    while (std::fabs(double(rate) / base - fps) > 0.001 && base < 1000000) {
+        base *= 10;
+        rate = int(fps * base + 0.5);
+    }
+    return AVRational{rate, base};
+}
+
+/// Encodes `frame` (nullptr: flushes the encoder) and writes the packets that come out.
+void encode(fk_video_writer &writer, const AVFrame *frame) {
+    int status = avcodec_send_frame(writer.codec, frame);
+    if (status < 0) throw fk::failure(FK_INTERNAL, "encoding a frame failed: " + ffmpeg_reason(status));
+    while ((status = avcodec_receive_packet(writer.codec, writer.packet)) >= 0) {
+        av_packet_rescale_ts(writer.packet, writer.codec->time_base, writer.stream->time_base);
+        writer.packet->stream_index = writer.stream->index;
+        status = av_interleaved_write_frame(writer.format, writer.packet);  // takes the packet
+        if (status < 0) unwritable(status);
+    }
+    if (status != AVERROR(EAGAIN) && status != AVERROR_EOF)
+        throw fk::failure(FK_INTERNAL, "encoding a frame failed: " + ffmpeg_reason(status));
+}
+
+/// Opens the container, the encoder and the file; throws FK_INVALID_ARGUMENT when FFmpeg
+/// cannot put this codec into this container.
+void open_writer(fk_video_writer &writer, const char *fourcc, double fps) {
+    const std::string refused = std::string("FFmpeg cannot encode '") + fourcc + "' into this file's container";
+    if (avformat_alloc_output_context2(&writer.format, nullptr, nullptr, writer.path.c_str()) < 0)
+        throw fk::failure(FK_INVALID_ARGUMENT, refused);
+    const AVOutputFormat *container = writer.format->oformat;
+    const AVCodecID id = codec_for(container, fourcc);
+    const AVCodec *encoder = id != AV_CODEC_ID_NONE ? avcodec_find_encoder(id) : nullptr;
+    if (encoder == nullptr || avformat_query_codec(container, id, FF_COMPLIANCE_NORMAL) != 1)
+        throw fk::failure(FK_INVALID_ARGUMENT, refused);
+    writer.codec = avcodec_alloc_context3(encoder);
+    writer.stream = avformat_new_stream(writer.format, nullptr);
+    writer.frame = av_frame_alloc();
+    writer.packet = av_packet_alloc();
+    if (writer.codec == nullptr || writer.stream == nullptr || writer.frame == nullptr || writer.packet == nullptr)
+        throw std::bad_alloc();
+    AVCodecContext &codec = *writer.codec;
+    // 4:2:0 keeps colour at half resolution: an odd side leaves its last column or row out.
+    codec.width = writer.width & ~1;
+    codec.height = writer.height & ~1;
+    const AVRational rate = rate_of(fps);
+    codec.time_base = AVRational{rate.den, rate.num};
+    codec.framerate = rate;
+    codec.pix_fmt = pixel_format_for(encoder);
+    if (id == AV_CODEC_ID_H264) {
+        av_opt_set(codec.priv_data, "crf", "23", 0);  // x264's default quality, as OpenCV asks for it
+    } else {
+        // OpenCV's writer: 1.5 bits a pixel, an intra frame every twelve.
+        codec.bit_rate = int64_t(std::min(1.5 * fps * codec.width * codec.height, double(INT_MAX)));
+        codec.gop_size = 12;
+        codec.qmin = 3;
+    }
+    if (container->flags & AVFMT_GLOBALHEADER) codec.flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    if (avcodec_open2(&codec, encoder, nullptr) < 0) throw fk::failure(FK_INVALID_ARGUMENT, refused);
+    if (avcodec_parameters_from_context(writer.stream->codecpar, &codec) < 0) throw std::bad_alloc();
+    writer.stream->time_base = codec.time_base;
+    writer.stream->avg_frame_rate = rate;
+    int status = avio_open(&writer.format->pb, writer.path.c_str(), AVIO_FLAG_WRITE);
+    if (status < 0) unwritable(status);
+    status = avformat_write_header(writer.format, nullptr);
+    if (status < 0) {
+        if (writer.format->pb != nullptr && writer.format->pb->error < 0) unwritable(status);
+        throw fk::failure(FK_INVALID_ARGUMENT, refused);
+    }
+    writer.frame->format = codec.pix_fmt;
+    writer.frame->width = codec.width;
+    writer.frame->height = codec.height;
+    if (av_frame_get_buffer(writer.frame, 0) < 0) throw std::bad_alloc();
+    writer.scaler = sws_getContext(codec.width, codec.height, AV_PIX_FMT_BGR24, codec.width, codec.height, codec.pix_fmt,
+                                   SWS_BICUBIC, nullptr, nullptr, nullptr);
+    if (writer.scaler == nullptr) throw fk::failure(FK_INVALID_ARGUMENT, refused);
+}
 
 }  // namespace
 
@@ -81,33 +186,22 @@ extern "C" int32_t fk_video_writer_create(const char *path, const char *fourcc, 
         fk::require(path != nullptr && fourcc != nullptr && out != nullptr, "path, fourcc and out must not be NULL");
         fk::require(std::strlen(fourcc) == 4, "fourcc must be exactly 4 characters");
         fk::require(std::isfinite(fps) && fps > 0 && fps <= 1000, "fps must be in (0, 1000]");
-        // OpenCV rounds odd sizes down to even: a side of 1 px would be 0.
         fk::require(width >= 2 && height >= 2 && width <= 16384 && height <= 16384,
                     "width and height must be in 2 ... 16384");
-        // FFmpeg's own messages ("tag ... is not supported") would reach stderr.
-        fk::silence_native_logging();
+        fk::listen_to_ffmpeg_log();  // FFmpeg's own warnings would reach stderr
         check_creatable(path);
-        auto video = std::make_unique<fk_video_writer>();
-        video->path = path;
-        video->width = width;
-        video->height = height;
-        bool opened = false;
+        auto writer = std::make_unique<fk_video_writer>();
+        writer->path = path;
+        writer->width = width;
+        writer->height = height;
         try {
-            QuietStderr quiet;
-            opened = video->writer.open(path, cv::CAP_FFMPEG,
-                                        cv::VideoWriter::fourcc(fourcc[0], fourcc[1], fourcc[2], fourcc[3]), fps,
-                                        cv::Size(width, height), true);
-        } catch (const cv::Exception &) {
-            opened = false;
-        }
-        // OpenCV set its own log callback at the open: the reader's damage counting needs FaceKit's.
-        fk::listen_to_ffmpeg_log();
-        if (!opened) {
+            open_writer(*writer, fourcc, fps);
+        } catch (...) {
+            writer.reset();
             ::unlink(path);
-            throw fk::failure(FK_INVALID_ARGUMENT, std::string("FFmpeg cannot encode '") + fourcc +
-                                                       "' into this file's container");
+            throw;
         }
-        *out = video.release();
+        *out = writer.release();
     });
 }
 
@@ -117,11 +211,14 @@ extern "C" int32_t fk_video_writer_write(fk_video_writer *writer, const fk_image
         fk::require(!writer->finished, "the video is already finished");
         fk::require(frame->bgr.cols == writer->width && frame->bgr.rows == writer->height,
                     "the frame's size differs from the video's");
-        try {
-            writer->writer.write(frame->bgr);
-        } catch (const cv::Exception &e) {
-            throw fk::failure(FK_INTERNAL, std::string("encoding a frame failed: ") + e.err);
-        }
+        if (frame->bgr.type() != CV_8UC3) throw fk::failure(FK_INTERNAL, "unexpected frame type");
+        // The encoder may still hold the last frame's buffer: write into a buffer of our own.
+        if (av_frame_make_writable(writer->frame) < 0) throw std::bad_alloc();
+        const uint8_t *planes[4] = {frame->bgr.data, nullptr, nullptr, nullptr};
+        const int strides[4] = {int(frame->bgr.step), 0, 0, 0};
+        sws_scale(writer->scaler, planes, strides, 0, writer->codec->height, writer->frame->data, writer->frame->linesize);
+        writer->frame->pts = writer->next_pts++;
+        encode(*writer, writer->frame);
     });
 }
 
@@ -130,11 +227,12 @@ extern "C" int32_t fk_video_writer_finish(fk_video_writer *writer, fk_error *err
         fk::require(writer != nullptr, "writer must not be NULL");
         if (writer->finished) return;
         writer->finished = true;
-        try {
-            writer->writer.release();
-        } catch (const cv::Exception &e) {
-            throw fk::failure(FK_INTERNAL, std::string("completing the file failed: ") + e.err);
-        }
+        encode(*writer, nullptr);
+        int status = av_write_trailer(writer->format);
+        if (status < 0) unwritable(status);
+        if (writer->format->pb->error < 0) unwritable(writer->format->pb->error);
+        status = avio_closep(&writer->format->pb);
+        if (status < 0) unwritable(status);
         struct stat st {};
         if (::stat(writer->path.c_str(), &st) != 0 || st.st_size == 0)
             throw fk::failure(FK_FILE_UNWRITABLE, "the file is missing or empty after writing");
@@ -143,9 +241,9 @@ extern "C" int32_t fk_video_writer_finish(fk_video_writer *writer, fk_error *err
 
 extern "C" void fk_video_writer_free(fk_video_writer *writer) {
     if (writer == nullptr) return;
-    try {
-        if (!writer->finished) writer->writer.release();
-    } catch (...) {
+    if (!writer->finished) {
+        fk_error ignored{};
+        fk_video_writer_finish(writer, &ignored);
     }
     delete writer;
 }

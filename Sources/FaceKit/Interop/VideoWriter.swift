@@ -1,7 +1,7 @@
 internal import CFaceKit
 import Foundation
 
-/// Writes frames into a new video file through OpenCV's FFmpeg backend (`fk_video_writer`).
+/// Writes frames into a new video file on FFmpeg's libavformat and libavcodec (`fk_video_writer`).
 ///
 /// The container follows the path's extension (`.mp4`, `.mov`, `.mkv`, `.avi`, `.webm`, ...).
 /// The codec is the first of `codecs` that FFmpeg can encode into that container, so the
@@ -22,7 +22,7 @@ public final class VideoWriter {
     /// WebM holds only VP8/VP9 (and AV1) video.
     public static let webMCodecs = ["VP80", "VP90"]
     /// The narrowest and lowest frames that can be written, in pixels. The encoders keep colour
-    /// at half resolution (4:2:0), so OpenCV writes an odd width or height one pixel smaller
+    /// at half resolution (4:2:0), so an odd width or height one pixel smaller
     /// (the last column or row is left out), and a side of 1 px would become 0.
     public static let minimumSide = 2
 
