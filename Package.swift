@@ -20,13 +20,24 @@ let package = Package(
                 .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
                 // Not opencv_imgcodecs: loaded when first needed (opencv_codecs.cpp), for start-up.
                 .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
-                .linkedLibrary("opencv_calib3d"), .linkedLibrary("opencv_objdetect"),
+                .linkedLibrary("opencv_calib3d"),
                 .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_video"),
                 .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("heif"),
                 // FFmpeg: the video reader's and writer's containers, codecs and conversions.
                 .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("swscale"),
                 .linkedLibrary("stdc++"), .linkedLibrary("m"),
             ]
+        ),
+        // Native code only the training and evaluation tools use (dlib's former detectors, OpenCV's
+        // cascade classifier): FaceKitDatasets links it, the runtime library and facekit do not. It
+        // shares CFaceKit's private headers (fk_image, the guard) and handles.
+        .target(
+            name: "CFaceKitTools",
+            dependencies: ["CFaceKit"],
+            path: "CInterop/CFaceKitTools",
+            cxxSettings: [.headerSearchPath("../CFaceKit/src"), .unsafeFlags(["-I/usr/include/opencv4"])]
+                + nativeOptimisation,
+            linkerSettings: [.linkedLibrary("opencv_objdetect")]
         ),
         // The YuNet detector ships with the library (Apache-2.0, see BundledModels/README.md).
         .target(name: "FaceKit", dependencies: ["CFaceKit"], resources: [.copy("BundledModels")]),
@@ -38,9 +49,9 @@ let package = Package(
         .executableTarget(name: "facekit", dependencies: ["FaceKitCLI", "FaceKitArguments"]),
         .executableTarget(name: "facekit-evaluate", dependencies: ["FaceKit", "FaceKitArguments", "FaceKitDatasets"]),
         .executableTarget(name: "facekit-train", dependencies: ["FaceKit", "FaceKitArguments", "FaceKitDatasets"]),
-        .target(name: "FaceKitDatasets", dependencies: ["FaceKit", "FaceKitArguments"]),
+        .target(name: "FaceKitDatasets", dependencies: ["FaceKit", "FaceKitArguments", "CFaceKitTools"]),
         .target(name: "FaceKitTestSupport", dependencies: ["FaceKitDatasets"], path: "Tests/FaceKitTestSupport"),
-        .testTarget(name: "CFaceKitTests", dependencies: ["CFaceKit", "FaceKitTestSupport"]),
+        .testTarget(name: "CFaceKitTests", dependencies: ["CFaceKit", "CFaceKitTools", "FaceKitTestSupport"]),
         .testTarget(name: "FaceKitTests", dependencies: ["FaceKit", "FaceKitDatasets", "FaceKitTestSupport"]),
         .testTarget(
             name: "FaceKitCLITests", dependencies: ["FaceKitCLI", "FaceKitArguments", "FaceKit", "FaceKitTestSupport"]),

@@ -1,4 +1,4 @@
-@_spi(Evaluation) import FaceKit
+import FaceKit
 import Foundation
 
 /// Matches detected boxes to labelled faces and counts hits, misses and false positives.

@@ -1,6 +1,6 @@
 import Foundation
 
-@_spi(Training) import FaceKit
+import FaceKit
 
 /// OpenCV's haarcascade_smile.xml as a smile score: the baseline docs/accuracy.md compares
 /// FaceKit's smile model against. Not used by analysis.

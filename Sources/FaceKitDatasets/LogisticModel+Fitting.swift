@@ -1,9 +1,8 @@
 import Foundation
 
-@_spi(Training) import FaceKit
+import FaceKit
 
-// LogisticModel is behind @_spi(Training), so this extension is too: import FaceKitDatasets
-// with @_spi(Training) to fit.
+// LogisticModel is `package` (only the tools fit one), and so is this extension.
 extension LogisticModel {
     /// Fits a model to `samples` (rows of features) and 0/1 `labels`: Newton's method with a light
     /// L2 penalty on the weights (not the bias), on features standardised by their means and
@@ -14,7 +13,7 @@ extension LogisticModel {
     /// ```swift
     /// LogisticModel.fit(samples: [[0], [1], [2], [3]], labels: [false, false, true, true]).weights[0] > 0   // true
     /// ```
-    public static func fit(
+    package static func fit(
         samples: [[Double]], labels: [Bool], weights sampleWeights: [Double]? = nil, l2: Double = 1e-2,
         iterations: Int = 50
     ) -> LogisticModel {

@@ -1,4 +1,4 @@
-@_spi(Evaluation) import FaceKit
+import FaceKit
 import Foundation
 
 /// Tracked faces scored against ground truth, CLEAR-MOT style: per frame, ground-truth boxes and

@@ -1,4 +1,4 @@
-@_spi(Evaluation) import FaceKit
+import FaceKit
 import FaceKitArguments
 import FaceKitDatasets
 import Foundation

@@ -1,5 +1,5 @@
-@_spi(Training) import FaceKit
-@_spi(Training) import FaceKitDatasets
+import FaceKit
+import FaceKitDatasets
 import FaceKitArguments
 import Foundation
 

@@ -1,4 +1,4 @@
-@_spi(Training) @_spi(Calibration) import FaceKit
+import FaceKit
 import FaceKitDatasets
 import Foundation
 

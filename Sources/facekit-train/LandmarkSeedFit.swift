@@ -1,4 +1,4 @@
-@_spi(Calibration) @_spi(Evaluation) import FaceKit
+import FaceKit
 import FaceKitDatasets
 import Foundation
 

@@ -1,4 +1,4 @@
-@_spi(Training) import FaceKit
+import FaceKit
 import Foundation
 
 /// A 3D mean face at all 68 of dlib's points, fitted to 2D shapes of many faces seen at a range

@@ -1,4 +1,4 @@
-@_spi(Training) import FaceKit
+import FaceKit
 import Foundation
 
 /// Remembers the 68 points found for each training image or frame, so that trying another

@@ -1,4 +1,4 @@
-@_spi(Training) import FaceKit
+import FaceKit
 import FaceKitDatasets
 import Foundation
 

@@ -1,6 +1,6 @@
-@_spi(Training) import FaceKit
+import FaceKit
 import FaceKitArguments
-@_spi(Training) import FaceKitDatasets
+import FaceKitDatasets
 import Foundation
 
 /// The training run: extract features with the library's own code, fit, evaluate on held-out

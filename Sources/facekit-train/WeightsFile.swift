@@ -1,4 +1,4 @@
-@_spi(Training) import FaceKit
+import FaceKit
 import Foundation
 
 /// Writes the learned models as Swift source, so the library ships them without resources.

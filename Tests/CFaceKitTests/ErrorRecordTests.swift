@@ -1,4 +1,5 @@
 import CFaceKit
+import CFaceKitTools
 import Foundation
 import Testing
 

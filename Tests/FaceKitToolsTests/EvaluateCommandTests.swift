@@ -2,7 +2,7 @@ import FaceKitDatasets
 import Foundation
 import Testing
 
-@testable @_spi(Evaluation) import FaceKit
+@testable import FaceKit
 @testable import FaceKitArguments
 @testable import facekit_evaluate
 

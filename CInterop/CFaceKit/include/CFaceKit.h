@@ -15,7 +15,7 @@
  *     be UTF-8 (FaceKit's Swift code passes a name's original bytes).
  *
  * Thread safety: an fk_image and an fk_shape_predictor may be shared between threads for
- * reading. An fk_detector, an fk_yunet, an fk_patch_classifier and an fk_point_tracker may not:
+ * reading. An fk_yunet, an fk_patch_classifier and an fk_point_tracker may not:
  * they keep scratch state, so use one per thread.
  */
 #ifndef CFACEKIT_H
@@ -60,11 +60,6 @@ typedef struct fk_rect {
     float width;
     float height;
 } fk_rect;
-
-typedef struct fk_detection {
-    fk_rect box;   /* in the coordinates of the image given to the detector */
-    float score;   /* detector confidence; HOG: SVM margin (> 0), CNN: MMOD score */
-} fk_detection;
 
 /* ---- Images ---------------------------------------------------------------------------------
  * An fk_image is an upright 8-bit BGR image: grey images are expanded, alpha is dropped and
@@ -141,32 +136,6 @@ void fk_image_free(fk_image *image);
 /* Width and height in pixels of the upright image. */
 int32_t fk_image_get_size(const fk_image *image, int32_t *width, int32_t *height,
                           fk_error *error);
-
-/* ---- dlib's face detectors ------------------------------------------------------------------
- * Finds face boxes. The HOG detector is dlib's frontal_face_detector (80x80 px window); the CNN
- * detector is dlib's MMOD detector loaded from mmod_human_face_detector.dat. FaceKit analyses
- * with YuNet (below); these remain for measuring it against them (facekit-evaluate --detector).
- */
-typedef struct fk_detector fk_detector;
-
-typedef enum fk_detector_kind {
-    FK_DETECTOR_HOG = 0,
-    FK_DETECTOR_CNN = 1
-} fk_detector_kind;
-
-/* model_path is ignored for FK_DETECTOR_HOG (its model is compiled into dlib). */
-int32_t fk_detector_create(int32_t kind, const char *model_path, fk_detector **out,
-                           fk_error *error);
-
-void fk_detector_free(fk_detector *detector);
-
-/* Runs the detector on image resized by scale (0.05 ... 8; 1 = as is), and reports boxes in the
- * coordinates of the unscaled image. At most capacity detections, highest score first, are
- * written to out; *count receives how many were found in all, which may exceed capacity (call
- * again with more room to get them all). */
-int32_t fk_detector_detect(fk_detector *detector, const fk_image *image, float scale,
-                           fk_detection *out, int32_t capacity, int32_t *count,
-                           fk_error *error);
 
 /* ---- YuNet face detector --------------------------------------------------------------------
  * YuNet (Wu, Peng and Yu, "YuNet: A Tiny Millisecond-level Face Detector", 2023), an ONNX export
@@ -438,43 +407,6 @@ int32_t fk_face_descriptor_compute(fk_face_descriptor *descriptor, const fk_imag
                                    const fk_point *points, int32_t count,
                                    float out[FK_FACE_DESCRIPTOR_LENGTH], fk_error *error);
 
-/* ---- Cascade classifier -----------------------------------------------------------------------
- * OpenCV's Viola-Jones cascade classifier (cv::CascadeClassifier), loaded from one of OpenCV's
- * XML files such as haarcascade_smile.xml (Debian package opencv-data).
- *
- * This exists to measure a baseline, not for analysis: facekit-train scores
- * haarcascade_smile.xml on the same held-out faces as FaceKit's smile model, and
- * docs/accuracy.md compares the two. Nothing in FaceKit's analysis calls it.
- *
- * Thread safety: an fk_cascade may not be shared between threads (detectMultiScale keeps
- * scratch state); use one per thread.
- */
-typedef struct fk_cascade fk_cascade;
-
-/* Loads the cascade XML at path. Fails with FK_MODEL_UNAVAILABLE when the file is missing,
- * unreadable or not a cascade OpenCV can load. On success *out owns a new cascade, to be
- * released with fk_cascade_free. */
-int32_t fk_cascade_create(const char *path, fk_cascade **out, fk_error *error);
-
-void fk_cascade_free(fk_cascade *cascade);
-
-/* The cascade's response in one region of image, as a count: the largest number of raw
- * detections that fall into one group.
- *
- * The region (clipped to the image) is converted to grey and histogram-equalised, then
- * detectMultiScale runs over it with scale_factor (> 1 and <= 4; 1.1 is OpenCV's default),
- * minNeighbors 0 (no grouping, no rejection) and the cascade's own window as the smallest size.
- * The raw detections are grouped as OpenCV's groupRectangles groups them (cv::partition with
- * SimilarRects, eps 0.2), and *neighbours receives the size of the largest group: the number
- * detectMultiScale's minNeighbors is compared against (a group of n survives minNeighbors < n).
- * *neighbours is 0 when nothing is detected, or when the clipped region is smaller than the
- * cascade's window. The count grows with the region's size in pixels (more positions and
- * scales are tried), so it compares regions of similar size best. For haarcascade_smile.xml the
- * usual region is the lower half of the face box (the mouth). A NULL argument, a non-finite or
- * negative region, or scale_factor out of range fails with FK_INVALID_ARGUMENT. */
-int32_t fk_cascade_best_neighbours(fk_cascade *cascade, const fk_image *image, fk_rect region,
-                                   float scale_factor, int32_t *neighbours, fk_error *error);
-
 /* ---- Image output ---------------------------------------------------------------------------
  * Getting pixels and encoded files out of an fk_image. Both functions only read the image, so
  * they may run on an image shared between threads.
@@ -638,7 +570,7 @@ int32_t fk_video_writer_finish(fk_video_writer *writer, fk_error *error);
 void fk_video_writer_free(fk_video_writer *writer);
 
 /* ---- BLAS threads ---------------------------------------------------------------------------
- * dlib's CNNs (accurate mode's MMOD detector, the face descriptor) multiply matrices through the
+ * dlib's CNNs (the face descriptor; the tools' MMOD detector) multiply matrices through the
  * system BLAS, which scripts/setup makes OpenBLAS. OpenBLAS runs every call on as many threads
  * as there are cores, so N workers each running a CNN ask for N x cores threads. Its
  * OPENBLAS_NUM_THREADS variable is read when the library loads, too early for a program to set;

@@ -1,7 +1,7 @@
 import Foundation
 
-// Behind @_spi(Training): facekit-train extracts its features with the runtime's own code, so
-// that the model is trained on exactly what it is later given.
+// `package` (the tools see it, users of the library do not): facekit-train extracts its features
+// with the runtime's own code, so that the model is trained on exactly what it is later given.
 
 /// Eye-openness measurements from the 6 points dlib places around each eye.
 ///
@@ -10,12 +10,12 @@ import Foundation
 /// still photo cannot judge by it (one person's open ratio is another's closed one: the
 /// eye-state network looks at the eye instead), but in video each eye's own level is the
 /// yardstick (``EyeOpenLevel``).
-@_spi(Training) public enum EyeFeatures {
-    public enum Eye: Sendable { case left, right }
+package enum EyeFeatures {
+    package enum Eye: Sendable { case left, right }
 
     /// (|p1 - p5| + |p2 - p4|) / (2 |p0 - p3|) for the eye's points p0...p5 in dlib's order
     /// (corner, two upper-lid points, corner, two lower-lid points).
-    public static func aspectRatio(_ eye: [CGPoint]) -> Double {
+    package static func aspectRatio(_ eye: [CGPoint]) -> Double {
         precondition(eye.count == 6, "EyeFeatures.aspectRatio needs an eye's 6 points")
         let width = eye[0].distance(to: eye[3])
         guard width > 0 else { return 0 }

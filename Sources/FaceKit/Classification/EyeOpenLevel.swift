@@ -1,7 +1,7 @@
 import Foundation
 
-// Behind @_spi(Training): facekit-train computes the video eye model's features relative to
-// the runtime's own open level.
+// `package` (the tools see it, users of the library do not): facekit-train computes the video eye
+// model's features relative to the runtime's own open level.
 
 /// How open one person's eye usually is: the upper quartile of its recent eye aspect ratios.
 ///
@@ -17,20 +17,20 @@ import Foundation
 /// for (t, ratio) in [(0.0, 0.30), (33, 0.31), (67, 0.29)] { level.record(ratio, timestampMs: t) }
 /// level.openLevel               // nil: 3 samples are too few
 /// ```
-@_spi(Training) public struct EyeOpenLevel: Sendable {
+package struct EyeOpenLevel: Sendable {
     /// How far back the ratios count, in milliseconds.
-    public static let window = 10_000.0
+    package static let window = 10_000.0
     /// Ratios needed before ``openLevel`` is known.
-    public static let minimumSamples = 10
+    package static let minimumSamples = 10
     /// Ratios kept at most, so a long window at a high frame rate stays cheap.
     static let capacity = 300
 
     private var samples: [(timestampMs: Double, ratio: Double)] = []
 
-    public init() {}
+    package init() {}
 
     /// Adds the eye's aspect ratio seen at `timestampMs` (timestamps do not go backwards).
-    public mutating func record(_ ratio: Double, timestampMs: Double) {
+    package mutating func record(_ ratio: Double, timestampMs: Double) {
         samples.append((timestampMs, ratio))
         let oldest = timestampMs - Self.window
         let stale = samples.firstIndex { $0.timestampMs >= oldest } ?? samples.count
@@ -38,7 +38,7 @@ import Foundation
     }
 
     /// The eye's usual open aspect ratio, or `nil` while fewer than ``minimumSamples`` are known.
-    public var openLevel: Double? {
+    package var openLevel: Double? {
         guard samples.count >= Self.minimumSamples else { return nil }
         let sorted = samples.map(\.ratio).sorted()
         return sorted[Int((Double(sorted.count - 1) * 0.75).rounded())]
@@ -46,14 +46,14 @@ import Foundation
 
     /// The video eye model's feature for `ratio`: its logarithm relative to ``openLevel`` (0 = as
     /// open as usual, about -0.5 for a closed eye); `nil` while the level is unknown.
-    public func relativeOpenness(_ ratio: Double) -> Double? {
+    package func relativeOpenness(_ ratio: Double) -> Double? {
         guard let level = openLevel, level > 0, ratio > 0 else { return nil }
         return log(ratio / level)
     }
 
     /// The feature of a newly seen `ratio`, judged against the level before it (so a frame never
     /// vouches for itself), after which the ratio is recorded. Training and run time both call this.
-    public mutating func observe(_ ratio: Double, timestampMs: Double) -> Double? {
+    package mutating func observe(_ ratio: Double, timestampMs: Double) -> Double? {
         let relative = relativeOpenness(ratio)
         record(ratio, timestampMs: timestampMs)
         return relative

@@ -1,7 +1,8 @@
 import Foundation
 
-// Behind @_spi(Training): facekit-train fits new weights into the runtime's own model type and
-// writes them as ClassifierWeights.swift; no user of the library needs it.
+// `package` (the tools see it, users of the library do not): facekit-train fits new weights into
+// the runtime's own model type and writes them as ClassifierWeights.swift; no user of the library
+// needs it.
 
 /// A logistic regression on standardised features: the small learned model behind each
 /// probability. Its output is a calibrated probability when the training data's base rate
@@ -11,13 +12,13 @@ import Foundation
 /// let model = LogisticModel(means: [0.3], scales: [0.05], weights: [4], bias: 2)
 /// model.probability([0.3])   // 0.88
 /// ```
-@_spi(Training) public struct LogisticModel: Sendable, Equatable {
-    public var means: [Double]
-    public var scales: [Double]
-    public var weights: [Double]
-    public var bias: Double
+package struct LogisticModel: Sendable, Equatable {
+    package var means: [Double]
+    package var scales: [Double]
+    package var weights: [Double]
+    package var bias: Double
 
-    public init(means: [Double], scales: [Double], weights: [Double], bias: Double) {
+    package init(means: [Double], scales: [Double], weights: [Double], bias: Double) {
         precondition(means.count == weights.count && scales.count == weights.count, "LogisticModel: sizes differ")
         self.means = means
         self.scales = scales
@@ -25,7 +26,7 @@ import Foundation
         self.bias = bias
     }
 
-    public func probability(_ features: [Double]) -> Double {
+    package func probability(_ features: [Double]) -> Double {
         precondition(features.count == weights.count, "LogisticModel.probability: \(weights.count) features expected")
         var z = bias
         for i in features.indices { z += weights[i] * (features[i] - means[i]) / scales[i] }

@@ -1,7 +1,7 @@
 import Foundation
 
-// Behind @_spi(Training): facekit-train extracts its features with the runtime's own code, so
-// that the model is trained on exactly what it is later given.
+// `package` (the tools see it, users of the library do not): facekit-train extracts its features
+// with the runtime's own code, so that the model is trained on exactly what it is later given.
 
 /// Mouth-shape measurements that separate smiles from neutral faces, from dlib's 68 points.
 ///
@@ -9,13 +9,13 @@ import Foundation
 /// mouth, lifts its corners relative to the lip centre, often opens the lips (teeth), and
 /// narrows the eyes a little. The same function serves training (`facekit-evaluate
 /// train-classifiers`) and analysis.
-@_spi(Training) public enum SmileFeatures {
-    public static let names = [
+package enum SmileFeatures {
+    package static let names = [
         "mouth_width", "corner_lift", "inner_gap", "outer_height", "corner_to_nose", "mouth_to_jaw", "eye_aperture",
     ]
 
     /// The features of `shape`, in ``names`` order; `nil` for a degenerate shape.
-    public static func features(of shape: FaceShape) -> [Double]? {
+    package static func features(of shape: FaceShape) -> [Double]? {
         guard let frame = FaceFrame(shape) else { return nil }
         let p = shape.points.map(frame.local)
         let cornerY = (p[48].y + p[54].y) / 2

@@ -10,16 +10,16 @@ import Foundation
 /// level: it starts from the still model and corrects it by the person's own habit. Until the
 /// level is known, for the first ``EyeOpenLevel/minimumSamples`` sightings, the still-photo
 /// probability stands. Absent probabilities stay absent, with their reason.
-@_spi(Training) public struct VideoEyeClassifier: Sendable {
+package struct VideoEyeClassifier: Sendable {
     private var left = EyeOpenLevel()
     private var right = EyeOpenLevel()
     /// When this face was last given to ``refine(_:shape:timestampMs:)``.
-    public private(set) var lastTimestampMs = -Double.infinity
+    package private(set) var lastTimestampMs = -Double.infinity
 
-    public init() {}
+    package init() {}
 
     /// Records the face's eyes and replaces their probabilities with the video model's.
-    public mutating func refine(_ face: inout Face, shape: FaceShape, timestampMs: Double) {
+    package mutating func refine(_ face: inout Face, shape: FaceShape, timestampMs: Double) {
         lastTimestampMs = timestampMs
         if let still = face.leftEyeOpenProbability {
             face.leftEyeOpenProbability = Self.update(
@@ -40,7 +40,7 @@ import Foundation
 
     /// The video model's features: the still probability's log-odds (bounded, so that a
     /// probability of exactly 0 or 1 stays finite) and the relative openness.
-    public static func features(still: Double, relativeOpenness: Double) -> [Double] {
+    package static func features(still: Double, relativeOpenness: Double) -> [Double] {
         let p = min(max(still, 1e-6), 1 - 1e-6)
         return [log(p / (1 - p)), relativeOpenness]
     }

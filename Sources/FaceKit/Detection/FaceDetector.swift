@@ -25,7 +25,7 @@ import Synchronization
 public final class FaceDetector: Sendable {
     /// Makes the face finder of a detector with these options: YuNet's, or for measurements
     /// another (see ``init(options:models:finder:)``).
-    @_spi(Evaluation) public typealias FinderFactory = @Sendable (FaceDetectorOptions, ModelLocator) throws(
+    package typealias FinderFactory = @Sendable (FaceDetectorOptions, ModelLocator) throws(
         FaceKitError
     ) -> any FaceFinder
 
@@ -52,8 +52,9 @@ public final class FaceDetector: Sendable {
 
     /// A detector whose faces are found by what `finder` makes rather than by YuNet, everything
     /// after detection (landmarks, pose, classification) unchanged: for measuring detectors
-    /// against each other (facekit-evaluate's dlib rows).
-    @_spi(Evaluation) public convenience init(
+    /// against each other (facekit-evaluate's dlib rows, FaceKitDatasets' `DlibFaceFinder`), and
+    /// for YuNet searching by another plan (FaceKitDatasets' `init(options:models:plan:)`).
+    package convenience init(
         options: FaceDetectorOptions, models: ModelLocator, finder: @escaping FinderFactory
     ) throws(FaceKitError) {
         try options.validate()
@@ -96,14 +97,6 @@ public final class FaceDetector: Sendable {
             options: options, models: other.models, shapePredictor: other.shapePredictor, makeFinder: other.makeFinder)
     }
 
-    /// A YuNet detector that searches as `plan` says rather than as the performance mode does,
-    /// for choosing the modes' plans (`facekit-train detection-threshold`).
-    @_spi(Calibration) public convenience init(options: FaceDetectorOptions, models: ModelLocator, plan: SearchPlan)
-        throws(FaceKitError)
-    {
-        try self.init(options: options, models: models, finder: Self.yunetFinder(plan: plan))
-    }
-
     private init(
         options: FaceDetectorOptions, models: ModelLocator, shapePredictor: NativeShapePredictor,
         makeFinder: @escaping FinderFactory
@@ -120,7 +113,7 @@ public final class FaceDetector: Sendable {
     }
 
     /// Makes YuNet's finder, searching as `plan` says, or as the performance mode does when `nil`.
-    private static func yunetFinder(plan: SearchPlan?) -> FinderFactory {
+    package static func yunetFinder(plan: SearchPlan?) -> FinderFactory {
         { (options, models) throws(FaceKitError) in
             YuNetFaceFinder(
                 network: try NativeYuNet(modelPath: models.path(for: .faceDetector)),
@@ -175,13 +168,13 @@ public final class FaceDetector: Sendable {
         return Int(width.rounded(.up))
     }
 
-    /// The faces in `image` with the 68 points each was built from, for training tools that
-    /// must measure features exactly as analysis does.
+    /// The faces in `image` with the 68 points each was built from: what ``process(_:)`` reports,
+    /// and what training tools measure features on, exactly as analysis does.
     ///
     /// Detection and landmarks run on the image as decoded; boxes and points are then taken to
     /// full-size coordinates (a no-op unless the image was decoded reduced), before anything is
     /// built from them.
-    @_spi(Training) public func analyse(_ image: FaceImage) throws(FaceKitError) -> [(face: Face, shape: FaceShape)] {
+    package func analyse(_ image: FaceImage) throws(FaceKitError) -> [(face: Face, shape: FaceShape)] {
         let candidates = try candidates(in: image)
         let shapes = try shapes(in: image, seedBoxes: candidates.map(\.seedBox))
         var analysed = try zip(candidates, shapes).map { candidate, shape throws(FaceKitError) in
@@ -201,7 +194,7 @@ public final class FaceDetector: Sendable {
     /// YuNet's own detections (box, keypoints, score), merged over the search's passes, in
     /// pixels of the image as decoded: what ``LandmarkSeed`` is fitted on. Empty for dlib's
     /// detectors, whose boxes are the seed boxes.
-    @_spi(Calibration) public func detectorOutput(in image: FaceImage) throws(FaceKitError)
+    package func detectorOutput(in image: FaceImage) throws(FaceKitError)
         -> [(box: CGRect, keypoints: [CGPoint], score: Double)]
     {
         guard let yunet = finder as? YuNetFaceFinder else { return [] }
@@ -213,18 +206,12 @@ public final class FaceDetector: Sendable {
         try finder.candidates(in: image)
     }
 
-    /// dlib's 68 points for the face in `seedBox` (pixels of the image as decoded), in
-    /// full-size coordinates.
-    @_spi(Calibration) public func shape(in image: FaceImage, seedBox: CGRect) throws(FaceKitError) -> FaceShape {
-        try shapes(in: image, seedBoxes: [seedBox])[0]
-    }
-
     /// The 68 points of each face seeded from `seedBoxes` (in `image`'s pixels), in full-size
     /// image coordinates; several faces are placed in parallel. A face whose points come out
     /// rolled beyond ``UprightSeed/minimumRoll`` is placed again from an upright crop turned by
     /// that roll (``UprightSeed``), and its points turned back: the model, trained on upright
     /// faces, underestimates a tilt.
-    func shapes(in image: FaceImage, seedBoxes: [CGRect]) throws(FaceKitError) -> [FaceShape] {
+    package func shapes(in image: FaceImage, seedBoxes: [CGRect]) throws(FaceKitError) -> [FaceShape] {
         var points = try shapePredictor.points(in: image, boxes: seedBoxes)
         for index in seedBoxes.indices {
             guard let axis = FaceShape(points: points[index]).eyeAxis else { continue }
@@ -278,33 +265,10 @@ public final class FaceDetector: Sendable {
             focalLengthInImageWidths: MeanFace.focalLengthInImageWidths, levelPitchDegrees: MeanFace.levelPitchDegrees)
     }
 
-    /// The shipped head model: its 68 points (dlib index, x, y, z in the face frame), the focal
-    /// length it assumes in image widths and its level in degrees of pitch.
-    @_spi(Training) public static var headModel:
-        (points: [(dlibIndex: Int, x: Double, y: Double, z: Double)], focalLengthInImageWidths: Double, levelPitchDegrees: Double)
-    {
-        (
-            MeanFace.points.map { ($0.dlibIndex, Double($0.x), Double($0.y), Double($0.z)) },
-            MeanFace.focalLengthInImageWidths, MeanFace.levelPitchDegrees
-        )
-    }
-
-    /// Head pose (pitch, yaw, roll in degrees) from any 3D model of some of dlib's points, through
-    /// a camera of the given focal length, levelled by `levelPitchDegrees`: for fitting and
-    /// measuring the head model.
-    @_spi(Training) public static func headEulerAngles(
-        of shape: FaceShape, imageSize: (width: Int, height: Int),
-        model: [(dlibIndex: Int, x: Double, y: Double, z: Double)], focalLengthInImageWidths: Double,
-        levelPitchDegrees: Double
-    ) -> (x: Double, y: Double, z: Double) {
-        let angles = headEulerAngles(
-            of: shape, imageSize: imageSize,
-            model: model.map { MeanFace.Point(dlibIndex: $0.dlibIndex, x: Float($0.x), y: Float($0.y), z: Float($0.z)) },
-            focalLengthInImageWidths: focalLengthInImageWidths, levelPitchDegrees: levelPitchDegrees)
-        return (angles.x, angles.y, angles.z)
-    }
-
-    private static func headEulerAngles(
+    /// Head pose from `model` (the shipped ``MeanFace`` at run time; other models while fitting
+    /// it, FaceKitDatasets' `headEulerAngles(of:imageSize:model:...)`), through a camera of the
+    /// given focal length, levelled by `levelPitchDegrees`.
+    package static func headEulerAngles(
         of shape: FaceShape, imageSize: (width: Int, height: Int), model: [MeanFace.Point],
         focalLengthInImageWidths: Double, levelPitchDegrees: Double
     ) -> HeadEulerAngles {

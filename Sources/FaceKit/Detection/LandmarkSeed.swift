@@ -1,7 +1,8 @@
 import Foundation
 
-// Behind @_spi(Calibration): `facekit-train landmark-seed` fits these constants from the same
-// Features the runtime reads, so the fit and the use cannot drift apart.
+// `package` (the tools see it, users of the library do not): `facekit-train landmark-seed` fits
+// these constants from the same Features the runtime reads, so the fit and the use cannot drift
+// apart.
 
 /// The box the 68-point model starts from, for a face YuNet found.
 ///
@@ -16,17 +17,17 @@ import Foundation
 /// ```swift
 /// LandmarkSeed.box(yunetBox: box, keypoints: fivePoints)   // a square box in dlib's convention
 /// ```
-@_spi(Calibration) public enum LandmarkSeed {
+package enum LandmarkSeed {
     /// Seed box centre = keypoint centre + (xOffset, yOffset) x YuNet box width.
-    public static let xOffset = -0.0103
-    public static let yOffset = -0.0035
+    package static let xOffset = -0.0103
+    package static let yOffset = -0.0035
     /// Seed box side = widthWeight x YuNet box width + spreadWeight x keypoint spread, where the
     /// spread is the distance from the eyes' midpoint to the mouth corners' midpoint plus the
     /// distance between the eyes.
-    public static let widthWeight = 0.6602
-    public static let spreadWeight = 0.4279
+    package static let widthWeight = 0.6602
+    package static let spreadWeight = 0.4279
 
-    public static func box(yunetBox: CGRect, keypoints: [CGPoint]) -> CGRect {
+    package static func box(yunetBox: CGRect, keypoints: [CGPoint]) -> CGRect {
         let features = Features(yunetBox: yunetBox, keypoints: keypoints)
         let side = widthWeight * features.width + spreadWeight * features.spread
         let centre = CGPoint(
@@ -35,14 +36,14 @@ import Foundation
     }
 
     /// What the mapping reads from a YuNet face (shared with the fitting tool).
-    @_spi(Calibration) public struct Features: Sendable {
+    package struct Features: Sendable {
         /// Mean of the five keypoints.
-        public var centre: CGPoint
-        public var width: Double
+        package var centre: CGPoint
+        package var width: Double
         /// Eyes' midpoint to mouth corners' midpoint, plus eye to eye.
-        public var spread: Double
+        package var spread: Double
 
-        public init(yunetBox: CGRect, keypoints: [CGPoint]) {
+        package init(yunetBox: CGRect, keypoints: [CGPoint]) {
             precondition(keypoints.count == 5, "LandmarkSeed.Features: YuNet places 5 keypoints, got \(keypoints.count)")
             centre = .mean(of: keypoints[...])
             width = Double(yunetBox.width)

@@ -1,7 +1,7 @@
 import Foundation
 
-// Behind @_spi(Calibration): `facekit-train detection-threshold` runs the runtime's detector
-// with other plans to choose the performance modes' plans.
+// `package` (the tools see it, users of the library do not): `facekit-train detection-threshold`
+// runs the runtime's detector with other plans to choose the performance modes' plans.
 
 /// Chooses the network passes that find every face at least minFaceSize wide in an image.
 ///
@@ -24,15 +24,15 @@ import Foundation
 /// plan.passes(imageWidth: 1000, imageHeight: 667, minFaceSize: 0.1)
 /// // one pass: the whole image at scale 0.3 (the smallest wanted face, an 80 px box, at 24 px)
 /// ```
-@_spi(Calibration) public struct SearchPlan: Equatable, Sendable {
+package struct SearchPlan: Equatable, Sendable {
     /// Width in network pixels that the smallest wanted face's box is resized to.
-    public var smallestFace: Double
+    package var smallestFace: Double
     /// Whether every pass is run a second time mirrored and the two fused (``MirrorFusion``):
     /// a face must then be found both ways round, which removes false detections, and its box
     /// and keypoints are the mean of both, which steadies them.
-    public var mirrored: Bool
+    package var mirrored: Bool
 
-    public init(smallestFace: Double, mirrored: Bool) {
+    package init(smallestFace: Double, mirrored: Bool) {
         self.smallestFace = smallestFace
         self.mirrored = mirrored
     }

@@ -10,49 +10,49 @@ import Foundation
 /// let shape = FaceShape(points: predictedPoints)  // 68 points
 /// shape.rightEye.count                            // 6
 /// ```
-public struct FaceShape: Sendable, Equatable {
+package struct FaceShape: Sendable, Equatable {
     /// Jaw line from the subject's right ear, through the chin (8), to the left ear.
-    public static let jawIndices = 0...16
+    package static let jawIndices = 0...16
     /// Subject's right eyebrow, from its outer end to its inner end.
-    public static let rightEyebrowIndices = 17...21
+    package static let rightEyebrowIndices = 17...21
     /// Subject's left eyebrow, from its inner end to its outer end.
-    public static let leftEyebrowIndices = 22...26
+    package static let leftEyebrowIndices = 22...26
     /// Nose bridge, from between the eyes (27) down to the tip (30).
-    public static let noseBridgeIndices = 27...30
+    package static let noseBridgeIndices = 27...30
     /// Lower edge of the nose, nostril to nostril; 33 is below the tip.
-    public static let lowerNoseIndices = 31...35
+    package static let lowerNoseIndices = 31...35
     /// Subject's right eye: outer corner 36, upper lid 37-38, inner corner 39, lower lid 40-41.
-    public static let rightEyeIndices = 36...41
+    package static let rightEyeIndices = 36...41
     /// Subject's left eye: inner corner 42, upper lid 43-44, outer corner 45, lower lid 46-47.
-    public static let leftEyeIndices = 42...47
+    package static let leftEyeIndices = 42...47
     /// Outer lip line, clockwise in the image from the subject's right mouth corner (48).
-    public static let outerLipIndices = 48...59
+    package static let outerLipIndices = 48...59
     /// Inner lip line, clockwise in the image from the subject's right inner corner (60).
-    public static let innerLipIndices = 60...67
+    package static let innerLipIndices = 60...67
 
     /// The number of points in a shape.
-    public static let pointCount = 68
+    package static let pointCount = 68
 
     /// Points in pixels of the upright image, in iBUG 300-W order.
-    public var points: [CGPoint]
+    package var points: [CGPoint]
 
     /// Wraps dlib's points; traps unless there are exactly 68, since every index above relies on it.
-    public init(points: [CGPoint]) {
+    package init(points: [CGPoint]) {
         precondition(
             points.count == Self.pointCount,
             "FaceShape(points:) needs \(Self.pointCount) points, got \(points.count)")
         self.points = points
     }
 
-    public var jaw: [CGPoint] { Array(points[Self.jawIndices]) }
-    public var rightEyebrow: [CGPoint] { Array(points[Self.rightEyebrowIndices]) }
-    public var leftEyebrow: [CGPoint] { Array(points[Self.leftEyebrowIndices]) }
-    public var noseBridge: [CGPoint] { Array(points[Self.noseBridgeIndices]) }
-    public var lowerNose: [CGPoint] { Array(points[Self.lowerNoseIndices]) }
-    public var rightEye: [CGPoint] { Array(points[Self.rightEyeIndices]) }
-    public var leftEye: [CGPoint] { Array(points[Self.leftEyeIndices]) }
-    public var outerLips: [CGPoint] { Array(points[Self.outerLipIndices]) }
-    public var innerLips: [CGPoint] { Array(points[Self.innerLipIndices]) }
+    package var jaw: [CGPoint] { Array(points[Self.jawIndices]) }
+    package var rightEyebrow: [CGPoint] { Array(points[Self.rightEyebrowIndices]) }
+    package var leftEyebrow: [CGPoint] { Array(points[Self.leftEyebrowIndices]) }
+    package var noseBridge: [CGPoint] { Array(points[Self.noseBridgeIndices]) }
+    package var lowerNose: [CGPoint] { Array(points[Self.lowerNoseIndices]) }
+    package var rightEye: [CGPoint] { Array(points[Self.rightEyeIndices]) }
+    package var leftEye: [CGPoint] { Array(points[Self.leftEyeIndices]) }
+    package var outerLips: [CGPoint] { Array(points[Self.outerLipIndices]) }
+    package var innerLips: [CGPoint] { Array(points[Self.innerLipIndices]) }
 }
 
 // MARK: - The face's own frame
@@ -82,7 +82,7 @@ extension FaceShape {
     /// face's own frame (``eyeAxis``, ``downAxis``) the eyebrows are above the eyes, the eyes above
     /// the nose base, and the nose base above the bottom of the lower lip. A mirrored shape (left
     /// and right swapped) fails, because its "down" points up. Roll of any amount passes.
-    public var isPlausible: Bool {
+    package var isPlausible: Bool {
         guard points.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return false }
         guard interOcularDistance > 0, let down = downAxis else { return false }
         let browCentre = CGPoint.mean(

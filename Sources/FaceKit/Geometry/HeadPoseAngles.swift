@@ -14,10 +14,10 @@ import Foundation
 /// ```swift
 /// HeadEulerAngles.from(rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1])  // x 0, y 0, z 0
 /// ```
-struct HeadEulerAngles: Sendable, Equatable {
-    var x: Double
-    var y: Double
-    var z: Double
+package struct HeadEulerAngles: Sendable, Equatable {
+    package var x: Double
+    package var y: Double
+    package var z: Double
 
     /// The angles of a head pose from its rotation matrix, as solvePnP gives it (after Rodrigues).
     ///

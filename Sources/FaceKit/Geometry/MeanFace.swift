@@ -16,13 +16,22 @@ import Foundation
 /// ```swift
 /// MeanFace.points[30]  // the nose tip, nearest the camera
 /// ```
-enum MeanFace {
+///
+/// `package`: facekit-train's head-pose study fits and measures other models against it.
+package enum MeanFace {
     /// One model point: which dlib point it stands for and where it is in the face frame.
-    struct Point: Sendable, Equatable {
-        var dlibIndex: Int
-        var x: Float
-        var y: Float
-        var z: Float
+    package struct Point: Sendable, Equatable {
+        package var dlibIndex: Int
+        package var x: Float
+        package var y: Float
+        package var z: Float
+
+        package init(dlibIndex: Int, x: Float, y: Float, z: Float) {
+            self.dlibIndex = dlibIndex
+            self.x = x
+            self.y = y
+            self.z = z
+        }
     }
 
     /// The fitted model, (x, y, z) for dlib points 0...67 in order.
@@ -98,7 +107,7 @@ enum MeanFace {
     ]
 
     /// The model for solvePnP, one point per dlib index.
-    static let points: [Point] = fitted.enumerated().map {
+    package static let points: [Point] = fitted.enumerated().map {
         Point(dlibIndex: $0.offset, x: $0.element.x, y: $0.element.y, z: $0.element.z)
     }
 
@@ -107,12 +116,12 @@ enum MeanFace {
     /// tight crops of larger pictures; docs/accuracy.md), and it makes the angles the face's turn
     /// from the line between it and the camera wherever it is in the frame (a face looking into
     /// the camera near the image's edge reads about 0, not the angle of its off-centre view).
-    static let focalLengthInImageWidths = 16.0
+    package static let focalLengthInImageWidths = 16.0
 
     /// How far the model's own "level" (its y axis straight down) is tilted from a face looking
     /// straight at the camera, in degrees of pitch: fitted to GENKI-4K's pose labels as FaceKit's
     /// mean signed pitch error with the model unlevelled (`facekit-train head-pose`).
-    static let levelPitchDegrees = -0.70
+    package static let levelPitchDegrees = -0.70
 
     /// A solvePnP rotation of ``points`` (face frame to camera, row-major) turned so that a face
     /// looking straight at the camera reads pitch 0: `rotation` times the rotation about the

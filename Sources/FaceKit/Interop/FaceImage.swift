@@ -23,6 +23,9 @@ public struct FaceImage: Sendable {
     }
 
     let handle: NativeImage
+    /// The image's `fk_image` handle, for the tools' shim (CFaceKitTools, through
+    /// FaceKitDatasets' Native* owners): borrowed, valid while this image lives.
+    package var nativeHandle: OpaquePointer { handle.pointer }
     public let width: Int
     public let height: Int
     /// How many pixels of the full-size image one pixel of this one spans in each direction: 1,

@@ -1,4 +1,7 @@
-internal import CFaceKit
+// `package`: CFaceKitTools' Swift owners (FaceKitDatasets/Interop) turn failures into errors
+// through ``callNative(subject:_:)`` too, so its record type is visible inside the package; no
+// C type reaches the public API.
+package import CFaceKit
 import Foundation
 
 /// The shim's status codes, mirrored so that Swift code never compares raw integers.
@@ -32,10 +35,11 @@ enum NativeStatus: Int32, CaseIterable {
 }
 
 /// Runs one shim call with a fresh error record and turns a failure into a ``FaceKitError``.
-/// This is the only place where native failures become Swift errors.
+/// This is the only place where native failures become Swift errors, for CFaceKit's calls and
+/// for the tools' CFaceKitTools calls alike.
 ///
 /// - Parameter subject: what the call was about (a file path, a model name), for the message.
-func callNative(
+package func callNative(
     subject: String, _ body: (UnsafeMutablePointer<fk_error>) -> Int32
 ) throws(FaceKitError) {
     var record = fk_error()
@@ -58,7 +62,7 @@ func callNative(
 
 extension fk_rect {
     /// The shim's rectangle for a box in pixels.
-    init(_ box: CGRect) {
+    package init(_ box: CGRect) {
         self.init(x: Float(box.minX), y: Float(box.minY), width: Float(box.width), height: Float(box.height))
     }
 }

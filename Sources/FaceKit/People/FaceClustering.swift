@@ -74,7 +74,7 @@ public struct FaceClustering: Equatable, Sendable {
 
     /// The people chinese whispers finds in `graph` (made with this clustering's threshold and
     /// neighbours): the second half of ``cluster(flat:dimension:)``, apart for timing it.
-    @_spi(Evaluation) public func people(in graph: NearestNeighbourGraph) throws(FaceKitError) -> People {
+    package func people(in graph: NearestNeighbourGraph) throws(FaceKitError) -> People {
         try validate()
         let found = try ChineseWhispers.cluster(nodeCount: graph.nodeCount, edges: graph.edges, iterations: iterations)
         return People(clusters: found.labels, count: found.count, edgeCount: graph.edges.count)

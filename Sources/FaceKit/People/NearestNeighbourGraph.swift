@@ -19,15 +19,15 @@ import Synchronization
 /// Among equal distances the face of smaller index is nearer, so the graph does not depend on how
 /// the tiles fell to the workers. The edge list is symmetric by union (an edge when either face is
 /// among the other's nearest), without repeats, sorted by (a, b) with a <= b; every edge weighs 1.
-@_spi(Evaluation) public struct NearestNeighbourGraph: Sendable {
+package struct NearestNeighbourGraph: Sendable {
     /// Faces per block: a tile is 1024 x 1024 distances.
     static let defaultBlock = 1024
 
-    public let nodeCount: Int
-    public private(set) var edges: [GraphEdge]
+    package let nodeCount: Int
+    package private(set) var edges: [GraphEdge]
 
     /// Drops the edges `shouldRemove` picks (``FaceClustering``'s faces that cannot be one person).
-    public mutating func removeEdges(where shouldRemove: (GraphEdge) -> Bool) {
+    package mutating func removeEdges(where shouldRemove: (GraphEdge) -> Bool) {
         edges.removeAll(where: shouldRemove)
     }
 
@@ -35,7 +35,7 @@ import Synchronization
     ///   - descriptors: `count` rows of `dimension` floats, row-major.
     ///   - neighbours: how many nearest faces each face keeps (at least 1).
     ///   - threshold: the Euclidean distance under which two faces may be joined.
-    public init(
+    package init(
         descriptors: [Float], dimension: Int, neighbours: Int, threshold: Double
     ) throws(FaceKitError) {
         try self.init(

@@ -1,5 +1,6 @@
-// Behind @_spi(Evaluation): FaceKitDatasets pairs detections with labelled boxes as the tracker
-// pairs detections with tracks, and its optimal matching is tested against this.
+// `package` (the tools see it, users of the library do not): FaceKitDatasets pairs detections with
+// labelled boxes as the tracker pairs detections with tracks, and its optimal matching is tested
+// against this.
 
 /// Pairs rows with columns of a score matrix, best score first, each at most once.
 ///
@@ -11,10 +12,10 @@
 /// GreedyAssignment.pairs(scores: [[0.9, 0.3], [0.8, 0.1]], minimum: 0.2)   // [(0, 0)]
 /// ```
 /// (row 1 wanted column 0 too, and 0.1 is below the minimum.)
-@_spi(Evaluation) public enum GreedyAssignment {
+package enum GreedyAssignment {
     /// The chosen `(row, column)` pairs, in the order they were chosen; scores below `minimum`
     /// are never chosen.
-    public static func pairs(scores: [[Double]], minimum: Double) -> [(row: Int, column: Int)] {
+    package static func pairs(scores: [[Double]], minimum: Double) -> [(row: Int, column: Int)] {
         var candidates: [(score: Double, row: Int, column: Int)] = []
         for (row, rowScores) in scores.enumerated() {
             for (column, score) in rowScores.enumerated() where score >= minimum {

@@ -11,19 +11,19 @@ import Foundation
 /// `facekit-evaluate cuts`) the 7 cuts change 27-45 levels and jump 23-44; motion changes up to
 /// 24 (the OTB Girl clip: a hand-held camera on a face that fills the picture) but jumps at most
 /// 15.
-@_spi(Evaluation) public struct SceneCutDetector: Sendable {
-    public static let minimumChange = 24.0
-    public static let minimumJump = 20.0
+package struct SceneCutDetector: Sendable {
+    package static let minimumChange = 24.0
+    package static let minimumJump = 20.0
     static let thumbnailWidth = 64
     static let thumbnailHeight = 36
 
     private var previous: [Double]?
     private var previousChange = 0.0
 
-    public init() {}
+    package init() {}
 
     /// Whether `image` starts a new shot; the first frame does not.
-    public mutating func isCut(_ image: FaceImage) throws(FaceKitError) -> Bool {
+    package mutating func isCut(_ image: FaceImage) throws(FaceKitError) -> Bool {
         let measured = try measure(image)
         return measured.change > Self.minimumChange && measured.jump > Self.minimumJump
     }
@@ -31,7 +31,7 @@ import Foundation
     /// How much `image` changed from the previous frame (mean absolute difference of the
     /// thumbnails, grey levels) and by how much more than the previous frame did; both 0 for the
     /// first frame. For measuring the thresholds (`facekit-evaluate cuts`).
-    public mutating func measure(_ image: FaceImage) throws(FaceKitError) -> (change: Double, jump: Double) {
+    package mutating func measure(_ image: FaceImage) throws(FaceKitError) -> (change: Double, jump: Double) {
         let thumbnail = try Self.thumbnail(of: image)
         defer { previous = thumbnail }
         guard let previous else { return (0, 0) }

@@ -1,6 +1,6 @@
 import Foundation
 
-@_spi(Evaluation) import FaceKit
+import FaceKit
 
 /// Maps dlib's MMOD CNN boxes onto the HOG box convention that the 68-point model was trained on.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 
-@_spi(Evaluation) import FaceKit
+import FaceKit
 
 /// Accurate mode's combination of dlib's two detectors, which beats either alone.
 ///

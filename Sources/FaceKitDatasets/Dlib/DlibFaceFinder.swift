@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-@_spi(Evaluation) import FaceKit
+import FaceKit
 
 /// dlib's detectors as FaceKit used them before YuNet, kept to measure YuNet against
 /// (`facekit-evaluate --detector dlib`): the HOG detector alone in fast mode, merged with the

@@ -1,4 +1,4 @@
-@_spi(Evaluation) import FaceKit
+import FaceKit
 
 /// Chooses the scale at which an image is searched, from the smallest face wanted.
 ///

@@ -1,4 +1,4 @@
-@_spi(Evaluation) import FaceKit
+import FaceKit
 
 extension FaceDetector {
     /// Which detector finds the faces. YuNet is FaceKit's; dlib's HOG (fast mode) and HOG merged

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable @_spi(Training) import FaceKit
+@testable import FaceKit
 
 @Suite("EyeOpenLevel")
 struct EyeOpenLevelTests {

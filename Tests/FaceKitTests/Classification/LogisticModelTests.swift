@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Training) import FaceKit
+import FaceKit
 
 @Suite("LogisticModel")
 struct LogisticModelTests {

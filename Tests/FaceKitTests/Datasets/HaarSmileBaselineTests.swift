@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import FaceKitDatasets
 import FaceKitTestSupport
-@_spi(Training) import FaceKit
+import FaceKit
 
 /// OpenCV's haarcascade_smile.xml through `fk_cascade`, the smile baseline of docs/accuracy.md.
 @Suite("HaarSmileBaseline")

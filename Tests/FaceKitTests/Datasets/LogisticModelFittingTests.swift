@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@_spi(Training) import FaceKit
-@_spi(Training) @testable import FaceKitDatasets
+import FaceKit
+@testable import FaceKitDatasets
 
 @Suite("LogisticModel fitting")
 struct LogisticModelFittingTests {

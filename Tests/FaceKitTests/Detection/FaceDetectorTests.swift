@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import FaceKitDatasets
 import FaceKitTestSupport
-@_spi(Evaluation) @testable import FaceKit
+@testable import FaceKit
 
 /// End-to-end detection on real photos. Expected numbers for obama.jpg come from
 /// ageitgey/face_recognition's own tests (../shared/data/expected/face_recognition.md).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@_spi(Calibration) @testable import FaceKit
+@testable import FaceKit
 
 @Suite("SearchPlan")
 struct SearchPlanTests {

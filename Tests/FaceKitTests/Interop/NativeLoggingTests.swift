@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import FaceKitDatasets
 import FaceKitTestSupport
 
-@_spi(Training) @testable import FaceKit
+@testable import FaceKit
 
 /// The shim quietens OpenCV and FFmpeg once per process (native_logging.hpp): writing the
 /// environment while other threads read it is undefined behaviour, so it must be written once.

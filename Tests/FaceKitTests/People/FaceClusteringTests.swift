@@ -3,7 +3,7 @@ import FaceKitTestSupport
 import Foundation
 import Testing
 
-@_spi(Evaluation) @_spi(Training) @testable import FaceKit
+@testable import FaceKit
 
 @Suite("FaceClustering")
 struct FaceClusteringTests {

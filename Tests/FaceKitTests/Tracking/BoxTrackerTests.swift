@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable @_spi(Evaluation) import FaceKit
+@testable import FaceKit
 
 /// A synthetic face: where it is at a frame, or `nil` while hidden or out of the picture.
 private struct Walker: Sendable, CustomStringConvertible {

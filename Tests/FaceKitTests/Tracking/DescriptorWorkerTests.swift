@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import FaceKitTestSupport
 
-@_spi(Training) @testable import FaceKit
+@testable import FaceKit
 
 @Suite("Descriptors computed in the background")
 struct DescriptorWorkerTests {

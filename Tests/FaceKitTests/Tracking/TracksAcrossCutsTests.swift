@@ -2,7 +2,7 @@ import FaceKitTestSupport
 import Foundation
 import Testing
 
-@_spi(Evaluation) @testable import FaceKit
+@testable import FaceKit
 
 /// Cuts and the joining of tracks across them, on the development clips: the Hamilton clip
 /// (Miranda in a wide shot, Lacamoire in a close-up, Miranda again, then the audience) and

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Evaluation) import FaceKit
+import FaceKit
 @testable import FaceKitDatasets
 
 @Suite("DetectionMerge")

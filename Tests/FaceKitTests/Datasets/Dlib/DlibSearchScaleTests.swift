@@ -1,5 +1,5 @@
 import Testing
-@_spi(Evaluation) import FaceKit
+import FaceKit
 @testable import FaceKitDatasets
 
 @Suite("DlibSearchScale")

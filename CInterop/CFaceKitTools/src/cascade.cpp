@@ -1,6 +1,6 @@
 // OpenCV's cascade classifier (Viola-Jones), scored as the largest group of raw detections in a
 // region. Exists to measure the haarcascade_smile.xml baseline in docs/accuracy.md.
-#include "CFaceKit.h"
+#include "CFaceKitTools.h"
 #include "guard.hpp"
 #include "image.hpp"
 #include "native_logging.hpp"

@@ -1,24 +1,27 @@
 internal import CFaceKit
+internal import CFaceKitTools
+import FaceKit
 import Foundation
 
 /// One of dlib's face detectors (`fk_detector`). Not thread-safe: use one per thread.
 ///
-/// Not used by analysis: it serves `DlibFaceFinder` (FaceKitDatasets), dlib's former detectors
-/// that facekit-evaluate measures YuNet against. It stays here behind `@_spi(Evaluation)` because
-/// only FaceKit's Interop crosses the C boundary (FaceImage's handle, `callNative`).
-@_spi(Evaluation) public final class NativeDlibDetector {
-    public enum Kind: Int32 {
+/// Not used by analysis: it serves ``DlibFaceFinder``, dlib's former detectors that
+/// facekit-evaluate measures YuNet against, so it and its shim (CFaceKitTools) live with the
+/// tools. It reaches the shim as FaceKit's Interop does: FaceImage's handle and `callNative`, both
+/// `package`.
+package final class NativeDlibDetector {
+    package enum Kind: Int32 {
         /// dlib's frontal_face_detector (HOG + linear SVM), 80x80 px window.
         case hog = 0
         /// dlib's MMOD CNN (mmod_human_face_detector.dat), about 80x80 px smallest face.
         case cnn = 1
     }
 
-    public struct Detection: Sendable {
-        public var box: CGRect
-        public var score: Double
+    package struct Detection: Sendable {
+        package var box: CGRect
+        package var score: Double
 
-        public init(box: CGRect, score: Double) {
+        package init(box: CGRect, score: Double) {
             self.box = box
             self.score = score
         }
@@ -27,7 +30,7 @@ import Foundation
     private let pointer: OpaquePointer
 
     /// Runs `fk_detector_create`. `modelPath` is needed for `.cnn` only.
-    public init(kind: Kind, modelPath: String?) throws(FaceKitError) {
+    package init(kind: Kind, modelPath: String?) throws(FaceKitError) {
         var created: OpaquePointer?
         try callNative(subject: modelPath ?? "HOG detector") { fk_detector_create(kind.rawValue, modelPath, &created, $0) }
         pointer = created!
@@ -38,13 +41,13 @@ import Foundation
     /// Runs `fk_detector_detect` on the image resized by `scale`; boxes are in unscaled pixels,
     /// highest score first. Room for `capacity` detections is made first; when more are found,
     /// the detector runs again with room for all of them.
-    public func detect(in image: FaceImage, scale: Double, capacity: Int = 1024) throws(FaceKitError) -> [Detection] {
+    package func detect(in image: FaceImage, scale: Double, capacity: Int = 1024) throws(FaceKitError) -> [Detection] {
         var capacity = capacity
         while true {
             var buffer = [fk_detection](repeating: fk_detection(), count: capacity)
             var count: Int32 = 0
             try callNative(subject: "face detection") {
-                fk_detector_detect(pointer, image.handle.pointer, Float(scale), &buffer, Int32(capacity), &count, $0)
+                fk_detector_detect(pointer, image.nativeHandle, Float(scale), &buffer, Int32(capacity), &count, $0)
             }
             guard Int(count) > capacity else {
                 return buffer.prefix(Int(count)).map {

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import FaceKitDatasets
 import FaceKitTestSupport
 
-@_spi(Evaluation) @testable import FaceKit
+@testable import FaceKit
 
 @Suite("NativeDlibDetector")
 struct NativeDlibDetectorTests {

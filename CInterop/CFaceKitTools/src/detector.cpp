@@ -1,6 +1,6 @@
 // Face detection: dlib's HOG frontal detector and its MMOD CNN detector, run at a caller-chosen
 // scale so that the smallest face wanted just fits the detector's window.
-#include "CFaceKit.h"
+#include "CFaceKitTools.h"
 #include "guard.hpp"
 #include "image.hpp"
 
