@@ -117,8 +117,7 @@ public final class FaceDetector: Sendable {
         { (options, models) throws(FaceKitError) in
             YuNetFaceFinder(
                 network: try NativeYuNet(modelPath: models.path(for: .faceDetector)),
-                plan: plan ?? searchPlan(for: options.performanceMode), minimumScore: options.minDetectionScore,
-                minFaceSize: options.minFaceSize)
+                plan: plan ?? searchPlan(for: options.performanceMode), options: options)
         }
     }
 
@@ -162,7 +161,7 @@ public final class FaceDetector: Sendable {
     /// The narrowest decode that keeps the smallest wanted face box ``smallestDecodedFace`` wide;
     /// 0 (no reduction) when minFaceSize is so small that no reduction would do.
     var minimumDecodeWidth: Int {
-        let width = Self.smallestDecodedFace / (SearchPlan.boxWidthPerHeadWidth * options.minFaceSize)
+        let width = options.imageWidth(whereSmallestFaceBoxIs: Self.smallestDecodedFace)
         // Beyond Int32's range no image is that wide: never reduce. (Also catches infinity.)
         guard width.isFinite, width < Double(Int32.max) else { return 0 }
         return Int(width.rounded(.up))

@@ -21,7 +21,7 @@ import Foundation
 ///
 /// ```swift
 /// let plan = SearchPlan(smallestFace: 24, mirrored: false)
-/// plan.passes(imageWidth: 1000, imageHeight: 667, minFaceSize: 0.1)
+/// plan.passes(imageWidth: 1000, imageHeight: 667, options: FaceDetectorOptions())   // minFaceSize 0.1
 /// // one pass: the whole image at scale 0.3 (the smallest wanted face, an 80 px box, at 24 px)
 /// ```
 package struct SearchPlan: Equatable, Sendable {
@@ -37,9 +37,6 @@ package struct SearchPlan: Equatable, Sendable {
         self.mirrored = mirrored
     }
 
-    /// A face box spans about 80% of the head's width (cheek to cheek, not ear to ear), for YuNet
-    /// as for dlib, and minFaceSize is a head width.
-    static let boxWidthPerHeadWidth = 0.8
     /// Faces wider than this in the network's input are found with lower scores and too small
     /// boxes.
     static let largestFace = 320.0
@@ -59,12 +56,14 @@ package struct SearchPlan: Equatable, Sendable {
     /// found a level up (the coarsest level takes every size).
     var largestFaceOfLevel: Double { smallestFace * Self.levelRatio }
 
-    /// The passes for an image of this size (unmirrored: the finder adds the mirrored twins);
-    /// never empty for a non-empty image.
-    func passes(imageWidth: Int, imageHeight: Int, minFaceSize: Double) -> [SearchPass] {
+    /// The passes for an image of this size, for the smallest face `options` ask for
+    /// (``FaceDetectorOptions/smallestFaceBox(imageWidth:)``; unmirrored: the finder adds the
+    /// mirrored twins); never empty for a non-empty image.
+    func passes(imageWidth: Int, imageHeight: Int, options: FaceDetectorOptions) -> [SearchPass] {
         let width = Double(imageWidth), height = Double(imageHeight)
         guard width >= 1, height >= 1 else { return [] }
-        var scale = finestScale(width: width, height: height, minFaceSize: minFaceSize)
+        var scale = finestScale(
+            width: width, height: height, smallestBox: options.smallestFaceBox(imageWidth: imageWidth))
         var passes: [SearchPass] = []
         while true {
             passes += tiles(width: width, height: height, scale: scale)
@@ -74,10 +73,10 @@ package struct SearchPlan: Equatable, Sendable {
         return passes
     }
 
-    /// The scale at which the smallest wanted face is ``smallestFace`` wide, within the bounds.
-    /// Safe for any minFaceSize: a tiny or non-finite value gives the largest scale allowed.
-    func finestScale(width: Double, height: Double, minFaceSize: Double) -> Double {
-        let smallestBox = minFaceSize * width * Self.boxWidthPerHeadWidth
+    /// The scale at which the smallest wanted face box (`smallestBox` pixels wide in the image)
+    /// is ``smallestFace`` wide, within the bounds. Safe for any minFaceSize: a tiny or
+    /// non-finite box gives the largest scale allowed.
+    func finestScale(width: Double, height: Double, smallestBox: Double) -> Double {
         var scale = smallestBox > 0 && smallestBox.isFinite ? smallestFace / smallestBox : Self.maximumUpscale
         scale = min(scale, Self.maximumUpscale, (Self.maximumSearchPixels / (width * height)).squareRoot())
         // The network needs some pixels to look at: a whole-image face must still be found.

@@ -13,17 +13,17 @@ final class YuNetFaceFinder: FaceFinder {
     static let smallestShareOfMinimum = 0.5
 
     let plan: SearchPlan
-    let minimumScore: Double
-    let minFaceSize: Double
+    /// The detector's options: the smallest face they ask for and the minimum score.
+    let options: FaceDetectorOptions
+    var minimumScore: Double { options.minDetectionScore }
     /// The network keeps its activations, so one pass runs at a time; a detector per thread
     /// (``FaceDetector/init(sharingModelsWith:)``) never waits here.
     private let network: Mutex<NativeYuNet>
 
-    init(network: sending NativeYuNet, plan: SearchPlan, minimumScore: Double, minFaceSize: Double) {
+    init(network: sending NativeYuNet, plan: SearchPlan, options: FaceDetectorOptions) {
         self.network = Mutex(network)
         self.plan = plan
-        self.minimumScore = minimumScore
-        self.minFaceSize = minFaceSize
+        self.options = options
     }
 
     func candidates(in image: FaceImage) throws(FaceKitError) -> [FaceCandidate] {
@@ -36,7 +36,7 @@ final class YuNetFaceFinder: FaceFinder {
 
     /// YuNet's own faces, merged over every pass, best first.
     func detections(in image: FaceImage) throws(FaceKitError) -> [NativeYuNet.Face] {
-        let passes = plan.passes(imageWidth: image.width, imageHeight: image.height, minFaceSize: minFaceSize)
+        let passes = plan.passes(imageWidth: image.width, imageHeight: image.height, options: options)
         let coarsest = passes.map(\.scale).min() ?? 0
         var found: [NativeYuNet.Face] = []
         for pass in passes {
@@ -61,7 +61,7 @@ final class YuNetFaceFinder: FaceFinder {
         }
         // Far below the smallest face asked for: specks (a 6 px "face" in a 480 px photo at
         // minFaceSize 0.05), never the faces the search is for.
-        let smallestBox = minFaceSize * Double(image.width) * SearchPlan.boxWidthPerHeadWidth * Self.smallestShareOfMinimum
+        let smallestBox = options.smallestFaceBox(imageWidth: image.width) * Self.smallestShareOfMinimum
         found.removeAll { Double($0.box.width) < smallestBox }
         guard passes.count > 1 else { return found }
         return NonMaximumSuppression.kept(

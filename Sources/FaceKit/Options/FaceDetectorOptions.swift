@@ -37,10 +37,11 @@ public struct FaceDetectorOptions: Sendable, Equatable {
     /// Computes each face's ``Face/descriptor`` (dlib's ResNet: a pass of about 15 ms per face
     /// on this project's 2-core machine, docs/benchmarks.md). Not in ML Kit.
     public var descriptorMode: Mode = .none
-    /// Smallest face wanted, as head width over image width, in (0, 1]. Faces smaller than this
-    /// may be missed; larger values make detection faster because the image is searched at a
-    /// reduced size.
-    public var minFaceSize: Double = 0.1
+    /// Smallest face wanted, as head width over image width, in (0, 1]
+    /// (``isValidMinFaceSize(_:)``). Faces smaller than this may be missed; larger values make
+    /// detection faster because the image is searched at a reduced size. Everything that depends
+    /// on it goes through ``smallestFaceBox(imageWidth:)``.
+    public var minFaceSize: Double = FaceDetectorOptions.defaultMinFaceSize
     /// Gives each face a ``Face/trackingID`` that persists across consecutive frames.
     public var isTrackingEnabled: Bool = false
     /// Smallest detector confidence (``Face/detectionScore``) for a face to be reported, in
@@ -51,7 +52,32 @@ public struct FaceDetectorOptions: Sendable, Equatable {
     /// The default ``minDetectionScore``.
     public static let defaultMinDetectionScore = 0.85
 
+    /// The default ``minFaceSize``: a head a tenth of the image wide.
+    public static let defaultMinFaceSize = 0.1
+
+    /// Whether `minFaceSize` is one ``validate()`` accepts: greater than 0 and at most 1 (so not
+    /// NaN).
+    ///
+    /// ```swift
+    /// FaceDetectorOptions.isValidMinFaceSize(0.05)  // true
+    /// FaceDetectorOptions.isValidMinFaceSize(0)     // false
+    /// ```
+    public static func isValidMinFaceSize(_ minFaceSize: Double) -> Bool {
+        minFaceSize > 0 && minFaceSize <= 1
+    }
+
     public init() {}
+
+    /// The options by name, as ``FaceKitError/invalidOption(name:reason:)`` names the one
+    /// ``validate()`` refuses (the raw value is the property's name).
+    ///
+    /// ```swift
+    /// FaceDetectorOptions.Option(rawValue: "minFaceSize")   // .minFaceSize
+    /// ```
+    public enum Option: String, Sendable, CaseIterable {
+        case performanceMode, landmarkMode, contourMode, classificationMode, descriptorMode, minFaceSize,
+            isTrackingEnabled, minDetectionScore
+    }
 
     /// Throws ``FaceKitError/invalidOption(name:reason:)`` naming the first option that cannot be
     /// honoured: contours together with tracking, a minimum face size outside (0, 1], or a
@@ -59,19 +85,48 @@ public struct FaceDetectorOptions: Sendable, Equatable {
     public func validate() throws(FaceKitError) {
         if contourMode == .all && isTrackingEnabled {
             throw .invalidOption(
-                name: "contourMode",
+                name: Option.contourMode.rawValue,
                 reason: "contourMode .all cannot be combined with isTrackingEnabled; ML Kit "
                     + "computes contours only without tracking")
         }
-        if !(minFaceSize > 0 && minFaceSize <= 1) {
+        if !Self.isValidMinFaceSize(minFaceSize) {
             throw .invalidOption(
-                name: "minFaceSize",
+                name: Option.minFaceSize.rawValue,
                 reason: "minFaceSize must be in (0, 1] (head width over image width), got \(minFaceSize)")
         }
         if !(minDetectionScore >= 0 && minDetectionScore <= 1) {
             throw .invalidOption(
-                name: "minDetectionScore",
+                name: Option.minDetectionScore.rawValue,
                 reason: "minDetectionScore must be in [0, 1] (the detector's confidence), got \(minDetectionScore)")
         }
+    }
+}
+
+extension FaceDetectorOptions {
+    /// A face box spans about 80% of the head's width (cheek to cheek, not ear to ear), for
+    /// YuNet as for dlib, and ``minFaceSize`` is a head width.
+    package static let boxWidthPerHeadWidth = 0.8
+
+    /// Width in pixels of the box of the smallest face these options ask for, in an image
+    /// `imageWidth` pixels wide: minFaceSize x image width x 0.8. The one place that turns
+    /// minFaceSize into pixels: the search's scale (``SearchPlan``), the specks YuNet's finder
+    /// drops, the reduced decode (``FaceDetector/process(contentsOfFile:maxPixels:)``), the
+    /// optical flow's reduction in video and the tools' dlib search all start from it.
+    ///
+    /// ```swift
+    /// FaceDetectorOptions().smallestFaceBox(imageWidth: 1000)   // 80.0
+    /// ```
+    package func smallestFaceBox(imageWidth: Int) -> Double {
+        minFaceSize * Double(imageWidth) * Self.boxWidthPerHeadWidth
+    }
+
+    /// The image width at which ``smallestFaceBox(imageWidth:)`` is `boxWidth` pixels: its
+    /// inverse, not rounded (infinite when minFaceSize is too small for any width).
+    ///
+    /// ```swift
+    /// FaceDetectorOptions().imageWidth(whereSmallestFaceBoxIs: 160)   // 2000.0
+    /// ```
+    package func imageWidth(whereSmallestFaceBoxIs boxWidth: Double) -> Double {
+        boxWidth / (Self.boxWidthPerHeadWidth * minFaceSize)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Carries a face from one video frame to the next without running the detector: some of its
 /// 68 points (``followedIndices``) are followed by optical flow (``NativePointTracker``, on the
-/// frame reduced by ``reduction(frameWidth:minFaceSize:)``), the seed box is moved and scaled as
+/// frame reduced by ``reduction(frameWidth:options:)``), the seed box is moved and scaled as
 /// they moved, and the 68-point model is run again from that box.
 ///
 /// Following fails, and the caller should detect again, when fewer than half the points come
@@ -63,8 +63,8 @@ enum FaceFollower {
     /// least what brings the frame within ``maximumFollowedWidth``. At the default minFaceSize,
     /// 640 px video is followed at half size: the same tracking scores, eye readings within 0.005
     /// of AUC, a quarter of the flow's pixels (docs/accuracy.md, "Smoothing and jitter").
-    static func reduction(frameWidth: Int, minFaceSize: Double) -> Int {
-        let smallestFace = minFaceSize * Double(frameWidth) * SearchPlan.boxWidthPerHeadWidth
+    static func reduction(frameWidth: Int, options: FaceDetectorOptions) -> Int {
+        let smallestFace = options.smallestFaceBox(imageWidth: frameWidth)
         var reduction = 1
         while reduction < 64, smallestFace / Double(reduction * 2) >= smallestFollowedFace,
             frameWidth / (reduction * 2) >= minimumFollowedWidth

@@ -177,7 +177,7 @@ public final class FaceTracker {
     /// orders them, each with its tracking ID.
     public func process(_ image: FaceImage, timestampMs: Double) throws(FaceKitError) -> [Face] {
         if let error = descriptorWorker?.takeError() { throw error }
-        let reduction = FaceFollower.reduction(frameWidth: image.width, minFaceSize: options.minFaceSize)
+        let reduction = FaceFollower.reduction(frameWidth: image.width, options: options)
         try pointTracker.push(image, reduction: reduction)
         if try cuts.isCut(image) {
             // A new shot: nothing is carried over by position or flow, only by appearance.

@@ -12,7 +12,7 @@ struct DetectionFlags: Sendable {
     var landmarks = false
     var contours = false
     var classify = false
-    var minFaceSize = 0.1
+    var minFaceSize = FaceDetectorOptions.defaultMinFaceSize
     var minDetectionScore = FaceDetectorOptions.defaultMinDetectionScore
     var modelDirectory: String?
 
@@ -69,10 +69,11 @@ struct DetectionFlags: Sendable {
 
     var models: ModelLocator { ModelLocator(directory: modelDirectory) }
 
-    /// Checks the minimum face size, then `options` as the library would, restating a library
+    /// Checks the minimum face size (with the library's own range, so that the message can
+    /// repeat the value as typed), then `options` as the library would, restating a library
     /// option error with the flag it came from.
     func validate(_ options: FaceDetectorOptions) throws(CommandError) {
-        guard minFaceSize > 0 && minFaceSize <= 1 else {
+        guard FaceDetectorOptions.isValidMinFaceSize(minFaceSize) else {
             throw CommandError(
                 "The value '\(minFaceSize.defaultValueDescription)' is invalid for '--min-face-size <fraction>': it must be greater than 0 and at most 1 (head width over image width)"
             )
@@ -87,11 +88,21 @@ struct DetectionFlags: Sendable {
     /// A FaceKit option error restated with the command-line option it came from.
     static func usageError(_ error: FaceKitError) -> CommandError {
         guard case .invalidOption(let name, let reason) = error else { return CommandError(error.description) }
-        let flags = [
-            "minFaceSize": "--min-face-size", "contourMode": "--contours", "landmarkMode": "--landmarks",
-            "classificationMode": "--classify", "performanceMode": "--mode", "minDetectionScore": "--min-detection-score",
-        ]
-        return CommandError("Invalid '\(flags[name] ?? name)': \(reason)")
+        let flag = FaceDetectorOptions.Option(rawValue: name).flatMap(flag(setting:)) ?? name
+        return CommandError("Invalid '\(flag)': \(reason)")
+    }
+
+    /// The flag of this group that sets `option`, `nil` for the options no flag here sets.
+    static func flag(setting option: FaceDetectorOptions.Option) -> String? {
+        switch option {
+        case .performanceMode: "--mode"
+        case .landmarkMode: "--landmarks"
+        case .contourMode: "--contours"
+        case .classificationMode: "--classify"
+        case .minFaceSize: "--min-face-size"
+        case .minDetectionScore: "--min-detection-score"
+        case .descriptorMode, .isTrackingEnabled: nil
+        }
     }
 }
 

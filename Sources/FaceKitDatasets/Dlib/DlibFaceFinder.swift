@@ -9,7 +9,7 @@ import FaceKit
 final class DlibFaceFinder: FaceFinder {
     /// dlib's detectors are not const while detecting, so one search runs at a time.
     private let detectors: Mutex<(hog: NativeDlibDetector, cnn: NativeDlibDetector?)>
-    private let minFaceSize: Double
+    private let options: FaceDetectorOptions
 
     init(options: FaceDetectorOptions, models: ModelLocator) throws(FaceKitError) {
         let hog = try NativeDlibDetector(kind: .hog, modelPath: nil)
@@ -19,11 +19,11 @@ final class DlibFaceFinder: FaceFinder {
             case .accurate: try NativeDlibDetector(kind: .cnn, modelPath: models.path(for: .cnnFaceDetector))
             }
         detectors = Mutex((hog, cnn))
-        minFaceSize = options.minFaceSize
+        self.options = options
     }
 
     func candidates(in image: FaceImage) throws(FaceKitError) -> [FaceCandidate] {
-        let scale = DlibSearchScale.scale(imageWidth: image.width, imageHeight: image.height, minFaceSize: minFaceSize)
+        let scale = DlibSearchScale.scale(imageWidth: image.width, imageHeight: image.height, options: options)
         let detections = try detectors.withLock {
             (detectors) throws(FaceKitError) -> [NativeDlibDetector.Detection] in
             let hog = try detectors.hog.detect(in: image, scale: scale)

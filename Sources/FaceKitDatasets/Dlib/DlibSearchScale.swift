@@ -7,13 +7,11 @@ import FaceKit
 /// searched at a reduced size (faster), small photos are enlarged so small faces are still found.
 ///
 /// ```swift
-/// DlibSearchScale.scale(imageWidth: 3000, imageHeight: 2000, minFaceSize: 0.1)  // 80 / 240 ≈ 0.33
+/// DlibSearchScale.scale(imageWidth: 3000, imageHeight: 2000, options: FaceDetectorOptions())  // 80 / 240 ≈ 0.33
 /// ```
 enum DlibSearchScale {
     /// Smallest face box the detectors find, in pixels.
     static let detectorWindow = 80.0
-    /// A dlib face box spans about 80% of the head's width (cheek to cheek, not ear to ear).
-    static let boxWidthPerHeadWidth = 0.8
     /// Enlarging beyond this costs much and finds little (the face has no detail left).
     static let maxUpscale = 4.0
     /// Enlarged images are capped at this many pixels to bound time and memory.
@@ -21,8 +19,10 @@ enum DlibSearchScale {
     /// The shim accepts scales down to 0.05.
     static let minScale = 0.05
 
-    static func scale(imageWidth: Int, imageHeight: Int, minFaceSize: Double) -> Double {
-        let smallestBox = minFaceSize * Double(imageWidth) * boxWidthPerHeadWidth
+    /// The scale for an image of this size and the smallest face `options` ask for
+    /// (``FaceDetectorOptions/smallestFaceBox(imageWidth:)``, the same box as YuNet's search).
+    static func scale(imageWidth: Int, imageHeight: Int, options: FaceDetectorOptions) -> Double {
+        let smallestBox = options.smallestFaceBox(imageWidth: imageWidth)
         var scale = detectorWindow / smallestBox
         if scale > 1 {
             let pixels = Double(imageWidth) * Double(imageHeight)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaceKitTestSupport
 
 @testable import FaceKit
 
@@ -9,21 +10,21 @@ struct SearchPlanTests {
 
     @Test("a 1000 px photo at the default minFaceSize is one pass, resized so an 80 px face box is 24 px")
     func onePass() {
-        let passes = Self.fast.passes(imageWidth: 1000, imageHeight: 667, minFaceSize: 0.1)
+        let passes = Self.fast.passes(imageWidth: 1000, imageHeight: 667, options: .minFaceSize(0.1))
         #expect(passes == [SearchPass(region: CGRect(x: 0, y: 0, width: 1000, height: 667), scale: 0.3, isMirrored: false)])
     }
 
     @Test("a small photo is enlarged, at most 4 times")
     func enlarged() {
-        let scale = Self.fast.passes(imageWidth: 128, imageHeight: 96, minFaceSize: 0.1)[0].scale
+        let scale = Self.fast.passes(imageWidth: 128, imageHeight: 96, options: .minFaceSize(0.1))[0].scale
         #expect(abs(scale - 24 / (0.1 * 128 * 0.8)) < 1e-9)
-        #expect(Self.fast.passes(imageWidth: 128, imageHeight: 96, minFaceSize: 0.01)[0].scale == SearchPlan.maximumUpscale)
+        #expect(Self.fast.passes(imageWidth: 128, imageHeight: 96, options: .minFaceSize(0.01))[0].scale == SearchPlan.maximumUpscale)
     }
 
     @Test("a fine search of a large photo is tiled, every tile within bounds, and ends in one whole-image pass",
           arguments: [(6000, 4000, 0.01), (4000, 6000, 0.02), (20000, 300, 0.05), (3000, 2000, 0.1)])
     func tiles(width: Int, height: Int, minFaceSize: Double) {
-        let passes = Self.fast.passes(imageWidth: width, imageHeight: height, minFaceSize: minFaceSize)
+        let passes = Self.fast.passes(imageWidth: width, imageHeight: height, options: .minFaceSize(minFaceSize))
         let image = CGRect(x: 0, y: 0, width: width, height: height)
         for pass in passes {
             #expect(image.contains(pass.region), "\(pass.region) inside the image")
@@ -47,7 +48,7 @@ struct SearchPlanTests {
 
     @Test("no minFaceSize makes the plan trap or run away", arguments: [1e-300, Double.leastNonzeroMagnitude, 1e-17, 1.0])
     func extremeMinFaceSize(minFaceSize: Double) {
-        let passes = Self.fast.passes(imageWidth: 4000, imageHeight: 3000, minFaceSize: minFaceSize)
+        let passes = Self.fast.passes(imageWidth: 4000, imageHeight: 3000, options: .minFaceSize(minFaceSize))
         #expect(!passes.isEmpty && passes.allSatisfy { $0.scale.isFinite && $0.scale > 0 })
         let finest = passes.map(\.scale).max()!
         #expect(4000 * 3000 * finest * finest <= SearchPlan.maximumSearchPixels * 1.0001)
@@ -55,7 +56,7 @@ struct SearchPlanTests {
 
     @Test("a 1x1 image is searched once, enlarged")
     func tinyImage() {
-        let passes = Self.fast.passes(imageWidth: 1, imageHeight: 1, minFaceSize: 0.1)
+        let passes = Self.fast.passes(imageWidth: 1, imageHeight: 1, options: .minFaceSize(0.1))
         #expect(passes.count == 1 && passes[0].scale == SearchPlan.maximumUpscale)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import FaceKitTestSupport
 
 @testable import FaceKit
 
@@ -16,6 +17,6 @@ struct FlowReductionTests {
             (640, 1.0, 4),     // one face filling the frame: kept 160 px wide
         ] as [(Int, Double, Int)])
     func reduction(width: Int, minFaceSize: Double, expected: Int) {
-        #expect(FaceFollower.reduction(frameWidth: width, minFaceSize: minFaceSize) == expected)
+        #expect(FaceFollower.reduction(frameWidth: width, options: .minFaceSize(minFaceSize)) == expected)
     }
 }
