@@ -161,6 +161,17 @@ struct ArgumentParsingTests {
         #expect(error.message == "Invalid '--min-face-size': must be in (0, 1]")
     }
 
+    @Test("every detector option a flag sets is named by a flag the detection group defines")
+    func optionFlagsExist() {
+        let names = Set(
+            DetectionFlags.arguments(\AnalyzeCommand.detection, contoursHelp: "").map { "--" + $0.name })
+        for option in FaceDetectorOptions.Option.allCases {
+            guard let flag = DetectionFlags.flag(setting: option) else { continue }
+            #expect(names.contains(flag), "\(option) -> \(flag)")
+        }
+        #expect(DetectionFlags().minFaceSize == FaceDetectorOptions().minFaceSize)
+    }
+
     @Test("the value a user typed is repeated in the error")
     func valueRepeated() {
         #expect(TestSupport.run(["analyze", "--min-face-size", "0", "a"]).stderrLines.first?.contains("'0'") == true)
