@@ -1,6 +1,6 @@
-@_spi(Training) import FaceKit
+import FaceKit
 import FaceKitArguments
-@_spi(Training) import FaceKitDatasets
+import FaceKitDatasets
 import Foundation
 
 /// `facekit-train mouth-patches`: writes the mouth of every GENKI-4K and SMILEsmileD face as the
