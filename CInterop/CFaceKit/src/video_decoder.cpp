@@ -178,7 +178,7 @@ void video_decoder::open_input(const std::string &source, video_source kind, int
         }
     }
     if (stream_ < 0) throw failure(FK_NOT_A_VIDEO, reason);
-    // Other streams' packets are read and dropped: not demuxing them saves the work.
+    // The other streams (audio, subtitles, a second video) are skipped by the demuxer itself.
     for (unsigned i = 0; i < format_->nb_streams; ++i)
         if (int(i) != stream_) format_->streams[i]->discard = AVDISCARD_ALL;
 }
