@@ -72,10 +72,10 @@ package struct NearestNeighbourGraph: Sendable {
         let next = Mutex(0)
         let failure = Mutex<FaceKitError?>(nil)
         let parts = Mutex<[Int: NeighbourLists]>([:])
-        descriptors.withUnsafeBufferPointer { rows in
-            // Workers only read the descriptors.
-            nonisolated(unsafe) let rows = rows
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            // Each worker reads the descriptors through a pointer of its own (an array not written
+            // to is not copied, so they all read the same rows).
+            descriptors.withUnsafeBufferPointer { rows in
                 var lists = NeighbourLists(count: count, k: k)
                 let scratch = UnsafeMutablePointer<Float>.allocate(capacity: block * block)
                 defer { scratch.deallocate() }
@@ -90,8 +90,9 @@ package struct NearestNeighbourGraph: Sendable {
                     let (countA, countB) = (min(block, count - firstA), min(block, count - firstB))
                     do throws(FaceKitError) {
                         try SquaredDistances.compute(
-                            rows.baseAddress! + firstA * dimension, count: countA, rows.baseAddress! + firstB * dimension,
-                            count: countB, dimension: dimension, into: scratch)
+                            rows.baseAddress! + firstA * dimension, count: countA,
+                            rows.baseAddress! + firstB * dimension, count: countB, dimension: dimension,
+                            into: scratch)
                     } catch {
                         failure.withLock { $0 = $0 ?? error }
                         break

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Computes a tracker's face descriptors on a thread of its own, so that a frame's ResNet pass
 /// (12-16 ms a face) overlaps the next frames' flow and 68-point model instead of adding to them.
@@ -24,21 +25,25 @@ import Foundation
 /// ...                                               // the next frames
 /// pending.value?.count                               // 128, waiting if still computing
 /// ```
-final class DescriptorWorker: @unchecked Sendable {
+final class DescriptorWorker: Sendable {
     /// Passes queued or running at most, before ``describe(_:in:)`` waits.
     static let maximumWaiting = 8
 
-    /// The network, or why it could not be read; touched only on `queue`.
-    private var network: Result<NativeFaceDescriptor, FaceKitError>?
+    /// The network, or why it could not be read; used only on `queue`, so its lock is never
+    /// contended: it is what lets the compiler check that the network stays on one thread at a
+    /// time.
+    private let network = Mutex<Result<NativeFaceDescriptor, FaceKitError>?>(nil)
     private let queue = DispatchQueue(label: "FaceKit.DescriptorWorker")
+    /// Free places in the queue: ``describe(_:in:)`` waits on it when all are taken.
     private let slots = DispatchSemaphore(value: DescriptorWorker.maximumWaiting)
-    private let lock = NSLock()
-    private var firstError: FaceKitError?
+    private let firstError = Mutex<FaceKitError?>(nil)
 
     /// Starts reading the network at `modelPath` on the worker's thread.
     init(modelPath: String) {
         queue.async { [self] in
-            network = Result { () throws(FaceKitError) in try NativeFaceDescriptor(modelPath: modelPath) }
+            network.withLock {
+                $0 = Result { () throws(FaceKitError) in try NativeFaceDescriptor(modelPath: modelPath) }
+            }
         }
     }
 
@@ -49,9 +54,12 @@ final class DescriptorWorker: @unchecked Sendable {
         queue.async { [self] in
             defer { slots.signal() }
             do throws(FaceKitError) {
-                pending.fulfil(try network!.get().descriptor(in: image, shape: shape))
+                pending.fulfil(
+                    try network.withLock { (network) throws(FaceKitError) in
+                        try network!.get().descriptor(in: image, shape: shape)
+                    })
             } catch {
-                lock.withLock { if firstError == nil { firstError = error } }
+                firstError.withLock { $0 = $0 ?? error }
                 pending.fulfil(nil)
             }
         }
@@ -60,9 +68,9 @@ final class DescriptorWorker: @unchecked Sendable {
 
     /// The first error a pass met since the last call, if any (its descriptor reads `nil`).
     func takeError() -> FaceKitError? {
-        lock.withLock {
-            defer { firstError = nil }
-            return firstError
+        firstError.withLock { error in
+            defer { error = nil }
+            return error
         }
     }
 

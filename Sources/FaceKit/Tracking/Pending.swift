@@ -1,41 +1,32 @@
-import Foundation
-
 /// A value another thread is computing: reading ``value`` waits for it. What the tracker's
 /// ``DescriptorWorker`` hands back, so that its work overlaps the main thread's and the results
 /// are the same as if done in line.
-final class Pending<Value: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var result: Value?
-    private var isFulfilled = false
+final class Pending<Value: Sendable>: Sendable {
+    /// The value once delivered, `nil` until then; readers wait on it.
+    private let result: ConditionMutex<Value?>
 
     /// A value computing elsewhere; ``fulfil(_:)`` delivers it.
-    init() {}
+    init() {
+        result = ConditionMutex(nil)
+    }
 
     /// A value already known.
     init(_ value: Value) {
-        result = value
-        isFulfilled = true
+        result = ConditionMutex(value)
     }
 
     /// Whether ``value`` would return without waiting.
     var isReady: Bool {
-        condition.withLock { isFulfilled }
+        result.withLock { $0 != nil }
     }
 
     /// The value, waiting for it.
     var value: Value {
-        condition.lock()
-        defer { condition.unlock() }
-        while !isFulfilled { condition.wait() }
-        return result!
+        result.withLock(when: { $0 != nil }) { $0! }
     }
 
     func fulfil(_ value: Value) {
-        condition.withLock {
-            result = value
-            isFulfilled = true
-            condition.broadcast()
-        }
+        result.withLock { $0 = value }
     }
 }
 

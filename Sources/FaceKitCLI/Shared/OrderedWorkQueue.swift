@@ -1,4 +1,5 @@
 import Foundation
+import FaceKit
 
 /// Runs work on many inputs with several threads, each with its own worker (for FaceKit, a
 /// detector: one may be shared, but its network runs one call at a time), and hands the results
@@ -15,24 +16,63 @@ import Foundation
 /// let queue = OrderedWorkQueue(workers: detectors, window: 8) { detector, path in try? detector.process(...) }
 /// queue.run(inputs: paths) { index, path, faces in write(faces) }   // index 0, 1, 2, ... in order
 /// ```
-final class OrderedWorkQueue<Worker: Sendable, Input: Sendable, Output: Sendable>: @unchecked Sendable {
-    // @unchecked: every mutable field below is guarded by `condition` (a condition variable,
-    // which Synchronization.Mutex does not offer), and the input iterator is only advanced while
-    // holding it. Workers and the work closure are Sendable, checked by the compiler.
+final class OrderedWorkQueue<Worker: Sendable, Input: Sendable, Output: Sendable>: Sendable {
     private let workers: [Worker]
     private let window: Int
     private let work: @Sendable (Worker, Input) -> Output
-    private let condition = NSCondition()
-    private var nextInput: () -> Input? = { nil }
-    /// Set once the input sequence has ended.
-    private var exhausted = false
-    private var stopped = false
-    private var nextToClaim = 0
-    private var delivered = 0
-    private var runningWorkers = 0
-    /// The inputs claimed but not yet delivered, and the results waiting for delivery.
-    private var claimed: [Int: Input] = [:]
-    private var results: [Int: Output] = [:]
+    /// What the calling thread and the workers share, behind the one lock they wait on.
+    private let state = ConditionMutex(State())
+
+    private struct State {
+        /// The input sequence's next element; called only with the lock held.
+        var nextInput: () -> Input? = { nil }
+        /// Set once the input sequence has ended.
+        var exhausted = false
+        var stopped = false
+        var nextToClaim = 0
+        var delivered = 0
+        var runningWorkers = 0
+        /// The inputs claimed but not yet delivered, and the results waiting for delivery.
+        var claimed: [Int: Input] = [:]
+        var results: [Int: Output] = [:]
+
+        /// Whether the caller waiting for input `index` can go on: its result is in, or the run
+        /// stopped, or the inputs ended before it.
+        func isDue(_ index: Int) -> Bool {
+            results[index] != nil || stopped || (exhausted && index >= nextToClaim)
+        }
+
+        /// The input `index` and its result, taken for delivery; `nil` when there is none.
+        mutating func take(_ index: Int) -> (Input, Output)? {
+            guard !stopped, let output = results.removeValue(forKey: index) else { return nil }
+            let input = claimed.removeValue(forKey: index)!
+            delivered = index + 1
+            return (input, output)
+        }
+
+        /// Whether a worker can claim an input, or learn that there is none to claim.
+        func mayClaim(window: Int) -> Bool {
+            stopped || exhausted || nextToClaim - delivered < window
+        }
+
+        /// The next input and its position, read from the sequence; `nil` when the run stopped or
+        /// the inputs ended, and the worker leaves.
+        mutating func claim() -> (Int, Input)? {
+            var input: Input? = nil
+            if !stopped && !exhausted {
+                input = nextInput()
+                if input == nil { exhausted = true }
+            }
+            guard let input else {
+                runningWorkers -= 1
+                return nil
+            }
+            let index = nextToClaim
+            nextToClaim += 1
+            claimed[index] = input
+            return (index, input)
+        }
+    }
 
     init(workers: [Worker], window: Int, work: @escaping @Sendable (Worker, Input) -> Output) {
         precondition(
@@ -44,25 +84,17 @@ final class OrderedWorkQueue<Worker: Sendable, Input: Sendable, Output: Sendable
 
     /// Processes `inputs` and calls `deliver` on the calling thread for each, in order, with its
     /// 0-based position; returns once every input is delivered (or after ``stop()``) and every
-    /// worker thread has finished.
+    /// worker thread has finished. The worker threads read `inputs`, one at a time.
     ///
     /// When the next result keeps the caller waiting for `idleAfter`, `onIdle` runs once on the
     /// calling thread (then not again until the next delivery): the moment to make what was
     /// delivered so far durable.
     func run<Inputs: Sequence<Input>>(
-        inputs: Inputs, idleAfter: Duration? = nil, onIdle: () -> Void = {}, deliver: (Int, Input, Output) -> Void
+        inputs: sending Inputs, idleAfter: Duration? = nil, onIdle: () -> Void = {},
+        deliver: (Int, Input, Output) -> Void
     ) {
         var iterator = inputs.makeIterator()
-        condition.lock()
-        nextInput = { iterator.next() }
-        exhausted = false
-        stopped = false
-        nextToClaim = 0
-        delivered = 0
-        claimed = [:]
-        results = [:]
-        runningWorkers = workers.count
-        condition.unlock()
+        state.replace(with: State(nextInput: { iterator.next() }, runningWorkers: workers.count))
         let threads = workers.map { worker in Thread { [self] in self.workLoop(worker) } }
         threads.forEach { $0.start() }
         var index = 0
@@ -70,72 +102,32 @@ final class OrderedWorkQueue<Worker: Sendable, Input: Sendable, Output: Sendable
             deliver(index, input, output)
             index += 1
         }
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        while runningWorkers > 0 { condition.wait() }
-        nextInput = { nil }
-        claimed = [:]
-        results = [:]
-        condition.unlock()
+        state.withLock { $0.stopped = true }
+        state.withLock(when: { $0.runningWorkers == 0 }) { $0 = State() }
     }
 
     /// Ends ``run(inputs:idleAfter:onIdle:deliver:)`` after the current delivery.
     func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { $0.stopped = true }
     }
 
     /// Waits for the result of input `index`; `nil` when the inputs are done or the run stopped.
     private func nextResult(_ index: Int, idleAfter: Duration?, onIdle: () -> Void) -> (Input, Output)? {
-        condition.lock()
-        defer { condition.unlock() }
-        let idleDeadline = idleAfter.map { Date().addingTimeInterval(Self.seconds($0)) }
-        var idleReported = idleDeadline == nil
-        while results[index] == nil && !stopped && !(exhausted && index >= nextToClaim) {
-            if !idleReported, let idleDeadline {
-                if !condition.wait(until: idleDeadline) {
-                    idleReported = true
-                    condition.unlock()
-                    onIdle()
-                    condition.lock()
-                }
-            } else {
-                condition.wait()
+        if let idleAfter {
+            let idleDeadline = Date().addingTimeInterval(Self.seconds(idleAfter))
+            if let taken = state.withLock(when: { $0.isDue(index) }, before: idleDeadline, { $0.take(index) }) {
+                return taken
             }
+            onIdle()
         }
-        guard !stopped, let output = results.removeValue(forKey: index) else { return nil }
-        let input = claimed.removeValue(forKey: index)!
-        delivered = index + 1
-        condition.broadcast()
-        return (input, output)
+        return state.withLock(when: { $0.isDue(index) }) { $0.take(index) }
     }
 
     private func workLoop(_ worker: Worker) {
-        condition.lock()
-        while true {
-            while !stopped && !exhausted && nextToClaim - delivered >= window { condition.wait() }
-            var input: Input? = nil
-            if !stopped && !exhausted {
-                input = nextInput()
-                if input == nil { exhausted = true }
-            }
-            guard let input else {
-                runningWorkers -= 1
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            let index = nextToClaim
-            nextToClaim += 1
-            claimed[index] = input
-            condition.unlock()
+        let window = self.window
+        while let (index, input) = state.withLock(when: { $0.mayClaim(window: window) }, { $0.claim() }) {
             let output = work(worker, input)
-            condition.lock()
-            results[index] = output
-            condition.broadcast()
+            state.withLock { $0.results[index] = output }
         }
     }
 
