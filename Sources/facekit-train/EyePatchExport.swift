@@ -24,10 +24,7 @@ struct EyePatchExport {
 
     func run() throws {
         let output = options.outputPath!
-        var detectorOptions = FaceDetectorOptions()
-        detectorOptions.minFaceSize = 0.2
-        detectorOptions.classificationMode = .all
-        let detector = try FaceDetector(options: detectorOptions, models: TrainingOptions.models)
+        let detector = try TrainingOptions.detector(classifying: true)
         let data = try EyeSamples.load(data: options.data, detector: detector, cache: ShapeCache(file: nil), openFaces: true)
 
         let folder = URL(fileURLWithPath: output)

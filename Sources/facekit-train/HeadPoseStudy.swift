@@ -198,9 +198,7 @@ struct HeadPoseStudy {
     }
 
     private func load() throws -> Faces {
-        var detectorOptions = FaceDetectorOptions()
-        detectorOptions.minFaceSize = 0.2
-        let detector = try FaceDetector(options: detectorOptions, models: TrainingOptions.models)
+        let detector = try TrainingOptions.detector()
         let cache = try ShapeCache(file: options.cache)
         let entries = try SmileLabels.read(options.data.appendingPathComponent("smile/genki4k/labels.csv").path)
         var faces = Faces()

@@ -49,10 +49,7 @@ struct MouthPatchExport {
 
     func run() throws {
         let output = options.outputPath!
-        var detectorOptions = FaceDetectorOptions()
-        detectorOptions.minFaceSize = 0.2
-        detectorOptions.classificationMode = .all
-        let detector = try FaceDetector(options: detectorOptions, models: TrainingOptions.models)
+        let detector = try TrainingOptions.detector(classifying: true)
         var mouths: [Mouth] = []
         var counts = ["set,files,without_face"]
         for (set, file, trains) in [

@@ -16,10 +16,7 @@ struct Training {
     var options: TrainingOptions
 
     func run() throws {
-        let models = TrainingOptions.models
-        var detectorOptions = FaceDetectorOptions()
-        detectorOptions.minFaceSize = 0.2
-        let detector = try FaceDetector(options: detectorOptions, models: models)
+        let detector = try TrainingOptions.detector()
         let haarSmile = try HaarSmileBaseline()
 
         let cache = try ShapeCache(file: options.cache)

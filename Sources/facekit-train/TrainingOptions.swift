@@ -66,6 +66,16 @@ struct TrainingOptions {
     /// The models scripts/setup installs in the repository, so the tool runs from any folder.
     static var models: ModelLocator { DevelopmentData.models }
 
+    /// The detector the training commands find faces with: the faces fill these photos and frames,
+    /// so its smallest face is 0.2 of the width (docs/accuracy.md, "Smile and eyes open");
+    /// `classifying` also runs the runtime's classifiers, for the exports that record what it gives.
+    static func detector(classifying: Bool = false) throws(FaceKitError) -> FaceDetector {
+        var options = FaceDetectorOptions()
+        options.minFaceSize = 0.2
+        if classifying { options.classificationMode = .all }
+        return try FaceDetector(options: options, models: models)
+    }
+
     var weightsFile: URL {
         Self.repository.appendingPathComponent("Sources/FaceKit/Classification/ClassifierWeights.swift")
     }

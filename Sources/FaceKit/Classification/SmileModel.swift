@@ -1,24 +1,21 @@
 import Foundation
-import Synchronization
 
 /// Whether a face smiles, read from how its mouth looks: a small convolutional network (FaceKit's
 /// `smile.onnx`, trained by `scripts/train-smile-model` on GENKI-4K and SMILEsmileD faces,
 /// docs/accuracy.md "Smile") over the mouth's grey patch (``MouthPatch``), ``side`` pixels square
 /// and ``widthInEyeDistances`` outer-eye-corner distances across.
 ///
-/// The network's logit is calibrated at training (its last layer carries the Platt scaling fitted
-/// on held-out scores), so its sigmoid is the probability of a smile. Each detector (each worker)
-/// has its own: OpenCV's network keeps its activations, so one pass at a time.
+/// Its output is calibrated (``CalibratedPatchNetwork``): the probability of a smile.
 package final class SmileModel: Sendable {
     /// The patch's side in pixels, as the network was trained.
     package static let side = 32
     /// The patch's side in outer-eye-corner distances.
     package static let widthInEyeDistances = 1.0
 
-    private let network: Mutex<NativePatchClassifier>
+    private let network: CalibratedPatchNetwork
 
     package init(modelPath: String) throws(FaceKitError) {
-        network = Mutex(try NativePatchClassifier(modelPath: modelPath, side: Self.side))
+        network = try CalibratedPatchNetwork(modelPath: modelPath, side: Self.side)
     }
 
     /// The network's input for a face: its mouth's patch, or `nil` when the points are degenerate.
@@ -28,7 +25,6 @@ package final class SmileModel: Sendable {
 
     /// The probability that each patch's face smiles, in one pass.
     package func smilingProbabilities(_ patches: [[UInt8]]) throws(FaceKitError) -> [Double] {
-        let logits = try network.withLock { network throws(FaceKitError) in try network.logits(of: patches) }
-        return logits.map { 1 / (1 + exp(-Double($0))) }
+        try network.probabilities(patches)
     }
 }

@@ -1,0 +1,22 @@
+import Foundation
+import Synchronization
+
+/// A small convolutional network over grey patches whose logit was calibrated at training (its
+/// last layer carries the Platt scaling fitted on held-out scores), so that its sigmoid is a
+/// probability: the eye-state network (``EyeStateModel``) and the smile network (``SmileModel``).
+/// OpenCV's network keeps its activations, so passes run one at a time; each detector (each
+/// worker) has its own.
+package final class CalibratedPatchNetwork: Sendable {
+    private let network: Mutex<NativePatchClassifier>
+
+    /// Loads the ONNX network at `modelPath`, whose input is a `side` x `side` grey patch.
+    package init(modelPath: String, side: Int) throws(FaceKitError) {
+        network = Mutex(try NativePatchClassifier(modelPath: modelPath, side: side))
+    }
+
+    /// The probability each patch stands for, in one pass.
+    package func probabilities(_ patches: [[UInt8]]) throws(FaceKitError) -> [Double] {
+        let logits = try network.withLock { network throws(FaceKitError) in try network.logits(of: patches) }
+        return logits.map { 1 / (1 + exp(-Double($0))) }
+    }
+}
