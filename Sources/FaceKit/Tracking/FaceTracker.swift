@@ -226,6 +226,12 @@ public final class FaceTracker {
     /// takes. Empty without re-identification. Call at the end of a video, before ``reset()``.
     public func joinedTrackIDs() -> [Int: Int] { isReidentifying ? joining.joinedIDs() : [:] }
 
+    /// Every track's ID for the whole video (``TrackJoining/videoIDs(joining:)``): joined tracks
+    /// share one, and they are numbered 0, 1, 2... in order of appearance. The IDs
+    /// ``process(_:timestampMs:)`` gives are provisional until then. Call at the end of a video,
+    /// before ``reset()``.
+    public func videoTrackIDs() -> [Int: Int] { joining.videoIDs(joining: isReidentifying) }
+
     /// Moves the descriptors that are ready (all of them, waiting, when `waiting`) into
     /// ``spans``, oldest first.
     private func recordDescriptors(waiting: Bool) {

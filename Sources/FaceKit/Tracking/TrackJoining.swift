@@ -76,6 +76,24 @@ public struct TrackJoining: Sendable {
         return joined
     }
 
+    /// Every track's ID for the whole video: a joined track takes its group's ID (``joinedIDs()``),
+    /// then the groups are numbered 0, 1, 2... in order of appearance, so that the IDs count the
+    /// people the video shows and no number is missing where a track joined an earlier one. Each
+    /// command that writes or draws a video's IDs (`track`, `annotate`, `group`, `report`) takes
+    /// them from here, so that they agree.
+    ///
+    /// ```swift
+    /// joining.joinedIDs()   // [2: 0]: tracks 0 to 6, the third joined the first
+    /// joining.videoIDs()    // [0: 0, 1: 1, 2: 0, 3: 2, 4: 3, 5: 4, 6: 5]
+    /// ```
+    public func videoIDs(joining: Bool = true) -> [Int: Int] {
+        let joined = joining ? joinedIDs() : [:]
+        let order = spans.keys.sorted { (spans[$0]!.firstMs, $0) < (spans[$1]!.firstMs, $1) }
+        var numbers: [Int: Int] = [:]
+        for id in order where joined[id] == nil { numbers[id] = numbers.count }
+        return Dictionary(uniqueKeysWithValues: order.map { ($0, numbers[joined[$0] ?? $0]!) })
+    }
+
     /// The descriptors recorded for track `id`, oldest first.
     public func descriptors(of id: Int) -> [FaceDescriptor] { spans[id]?.descriptors ?? [] }
 

@@ -281,20 +281,22 @@ struct TrackCommand: ParsableCommand {
         return tally.failures > 0 ? .failure : .success
     }
 
-    /// `records` (one video's) with the IDs of tracks joined across cuts, and each named after the
-    /// known person its track's descriptors match.
+    /// `records` (one video's) with their video's IDs (``FaceTracker/videoTrackIDs()``: tracks
+    /// joined across cuts share one, numbered 0, 1, 2... in order of appearance), and each named
+    /// after the known person its track's descriptors match. `track`, `annotate` and `report`
+    /// all give a video's rows their IDs here.
     static func joined(_ records: [FaceRecord], tracker: FaceTracker, known: KnownPeople?) -> [FaceRecord] {
-        let joinedIDs = tracker.joinedTrackIDs()
+        let videoIDs = tracker.videoTrackIDs()
         var descriptorsByID: [Int: [FaceDescriptor]] = [:]
         for id in Set(records.map { $0.face.trackingID! }) {
-            descriptorsByID[joinedIDs[id] ?? id, default: []] += tracker.joining.descriptors(of: id)
+            descriptorsByID[videoIDs[id] ?? id, default: []] += tracker.joining.descriptors(of: id)
         }
         let people = known.map { known in
             descriptorsByID.compactMapValues { known.match($0) }
         }
         return records.map { record in
             var record = record
-            let id = joinedIDs[record.face.trackingID!] ?? record.face.trackingID!
+            let id = videoIDs[record.face.trackingID!] ?? record.face.trackingID!
             record.face.trackingID = id
             record.person = people?[id]
             return record

@@ -96,5 +96,8 @@ struct TracksAcrossCutsTests {
         joining.record(id: 3, timestampMs: 3000, descriptor: descriptor(1))       // someone else
         joining.record(id: 4, timestampMs: 4000)                                  // no descriptor
         #expect(joining.joinedIDs() == [2: 0])
+        // The video's IDs: the joined track takes its group's, and no number is left out.
+        #expect(joining.videoIDs() == [0: 0, 1: 1, 2: 0, 3: 2, 4: 3])
+        #expect(joining.videoIDs(joining: false) == [0: 0, 1: 1, 2: 2, 3: 3, 4: 4])
     }
 }
