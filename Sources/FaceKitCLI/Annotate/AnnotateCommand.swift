@@ -122,6 +122,11 @@ struct AnnotateCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
+        try run(context, hooks: AnnotateHooks())
+    }
+
+    /// ``run(_:)`` with what tests watch: the faces drawn on each frame of a video.
+    func run(_ context: CommandContext, hooks: AnnotateHooks) throws -> ExitStatus {
         let folder = output!
         var targets: [Result<AnnotationTarget, FailedInput>] = []
         for input in inputs { targets += AnnotationTarget.expand(input, outputFolder: folder) }
@@ -170,7 +175,7 @@ struct AnnotateCommand: ParsableCommand {
                     let result: AnnotationOutcome
                     if target.isVideo {
                         tracker!.reset()
-                        result = annotateVideo(target, with: tracker!, known: known, context: context)
+                        result = annotateVideo(target, with: tracker!, known: known, context: context, hooks: hooks)
                     } else {
                         result = annotateImage(target, with: detector!, known: known)
                     }
@@ -234,10 +239,14 @@ struct AnnotateCommand: ParsableCommand {
 
     /// Annotates the frames of one video that `--every`, `--start` and `--end` choose (every
     /// frame by default) and writes only those, at the input's frame rate divided by `--every`,
-    /// so that the copy plays at the input's speed. A video that stops decoding, or a frame that
-    /// cannot be analysed, ends it early: the frames before are kept, and the failure says where.
+    /// so that the copy plays at the input's speed. The video is read twice (``TrackedFrames``):
+    /// tracked first, then decoded again and drawn, so that each face carries the ID `track`
+    /// writes for it, known only once tracks are joined at the end. A video that stops decoding,
+    /// or a frame that cannot be analysed, ends it early: the frames before are kept, and the
+    /// failure says where.
     private func annotateVideo(
-        _ target: AnnotationTarget, with tracker: FaceTracker, known: KnownPeople?, context: CommandContext
+        _ target: AnnotationTarget, with tracker: FaceTracker, known: KnownPeople?, context: CommandContext,
+        hooks: AnnotateHooks
     ) -> AnnotationOutcome {
         func failed(_ message: String) -> AnnotationOutcome { AnnotationOutcome(drawn: nil, failure: message) }
         let video: VideoReader
@@ -281,31 +290,38 @@ struct AnnotateCommand: ParsableCommand {
         } catch {
             return writingFailed(error)
         }
-        var sampled = SampledFrameReader(video: video, sampler: frames.sampler)
-        let progress = ProgressLine(
-            output: context.stderr, enabled: !quiet && context.stderr.isTerminal, source: target.input,
-            estimate: sampled.sampler.estimate(
-                declaredFrames: video.declaredFrameCount, framesPerSecond: video.framesPerSecond))
-        defer { progress.finish() }
-        var failure: String?
+        // First pass: the tracking, as `track` does it, for the IDs the video ends with.
+        let estimate = frames.sampler.estimate(
+            declaredFrames: video.declaredFrameCount, framesPerSecond: video.framesPerSecond)
+        let showsProgress = !quiet && context.stderr.isTerminal
+        let trackingLine = ProgressLine(
+            output: context.stderr, enabled: showsProgress, source: target.input, estimate: estimate)
+        let tracked = TrackedFrames.track(
+            SampledFrameReader(video: video, sampler: frames.sampler), with: tracker, known: known,
+            progress: trackingLine)
+        trackingLine.finish()
+        // Second pass: the same frames decoded again and drawn with those IDs.
+        var failure = tracked.failure
         var framesWritten = 0
         var facesDrawn = 0
-        do {
-            while let (frame, analyse) = try sampled.next() {
+        let drawingLine = ProgressLine(
+            output: context.stderr, enabled: showsProgress, source: target.input + " (drawing)", estimate: estimate)
+        defer { drawingLine.finish() }
+        do throws(FaceKitError) {
+            var sampled = SampledFrameReader(video: try VideoReader(contentsOfFile: target.input), sampler: frames.sampler)
+            while framesWritten < tracked.framesAnalysed, let (frame, analyse) = try sampled.next() {
                 if analyse, let image = frame.image {
-                    let faces = try tracker.process(image, timestampMs: frame.timestampMs)
-                    // Frames are written as they come: a track is named from its descriptors so far.
-                    let names = known.map { known in
-                        faces.map { known.match(tracker.joining.descriptors(of: $0.trackingID!))?.name }
-                    } ?? []
-                    try writer.write(annotated(image, faces: faces, names: names))
+                    let faces = tracked.faces[frame.index] ?? []
+                    let names = known != nil ? faces.map { $0.person?.name } : []
+                    hooks.frameDrawn?(frame.index, faces.map { $0.face })
+                    try writer.write(annotated(image, faces: faces.map { $0.face }, names: names))
                     framesWritten += 1
                     facesDrawn += faces.count
                 }
-                progress.update(framesRead: sampled.framesRead, framesAnalysed: framesWritten)
+                drawingLine.update(framesRead: sampled.framesRead, framesAnalysed: framesWritten)
             }
         } catch {
-            failure = video.failureMessage(error, kept: "frames")
+            failure = failure ?? "\(error.description) (while drawing frame \(framesWritten + 1) of \(tracked.framesAnalysed); the frames before it were written)"
         }
         if framesWritten == 0, failure == nil {
             // A video opens only when its first frame decodes: the range chose no frame.
@@ -328,6 +344,12 @@ struct AnnotateCommand: ParsableCommand {
         }
         return AnnotationOutcome(
             drawn: AnnotationCount(frames: framesWritten, faces: facesDrawn),
-            failure: failure ?? (sampled.passedEnd ? nil : video.incompleteReadingMessage(kept: "frames")))
+            failure: failure ?? (tracked.passedEnd ? nil : video.incompleteReadingMessage(kept: "frames")))
     }
+}
+
+/// What tests watch in a run of ``AnnotateCommand``.
+struct AnnotateHooks {
+    /// Called with each video frame's index and the faces drawn on it, as they are drawn.
+    var frameDrawn: ((_ frame: Int, _ faces: [Face]) -> Void)?
 }
