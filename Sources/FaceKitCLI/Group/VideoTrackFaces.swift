@@ -3,7 +3,9 @@ import FaceKitArguments
 import Foundation
 
 /// The faces a video gives `facekit group`: one per track, its best-quality face, with the
-/// track's first and last frame and one descriptor for the whole track.
+/// track's first and last frame and one descriptor for the whole track. Tracks have the IDs
+/// `track` writes (tracks joined across cuts are one, ``videoTracks(_:ids:)``), so that
+/// group's `faces.csv` and a report made from it name a video's people as `track` does.
 ///
 /// A descriptor costs a ResNet pass, so not every frame gets one: the video is tracked first
 /// without descriptors (``FaceTracker``; each face's quality comes free), keeping each track's
@@ -25,7 +27,8 @@ enum VideoTrackFaces {
         var shots: [FaceRecord] = []
 
         mutating func add(_ record: FaceRecord) {
-            lastFrame = record.frame ?? lastFrame
+            firstFrame = min(firstFrame, record.frame ?? firstFrame)
+            lastFrame = max(lastFrame, record.frame ?? lastFrame)
             let position = shots.firstIndex { $0.face.quality < record.face.quality } ?? shots.count
             guard position < VideoTrackFaces.shotsPerTrack else { return }
             shots.insert(record, at: position)
@@ -68,6 +71,7 @@ enum VideoTrackFaces {
         } catch {
             return ([], error.description)
         }
+        tracks = videoTracks(tracks, ids: tracker.videoTrackIDs())
         let descriptors: [Int: [FaceDescriptor]]
         do throws(FaceKitError) {
             descriptors = try describe(tracks, in: path, with: describer)
@@ -84,6 +88,24 @@ enum VideoTrackFaces {
             return GroupedFace(record: record, firstFrame: track.firstFrame, lastFrame: track.lastFrame)
         }
         return (faces, failure)
+    }
+
+    /// `tracks` under their video's IDs (``FaceTracker/videoTrackIDs()``), the IDs `track`
+    /// writes: tracks joined across cuts become one, spanning both, with the best shots of both.
+    static func videoTracks(_ tracks: [Int: TrackShots], ids: [Int: Int]) -> [Int: TrackShots] {
+        var joined: [Int: TrackShots] = [:]
+        for (id, track) in tracks.sorted(by: { $0.key < $1.key }) {
+            let videoID = ids[id] ?? id
+            var merged = joined[videoID] ?? TrackShots(firstFrame: track.firstFrame, lastFrame: track.lastFrame)
+            merged.firstFrame = min(merged.firstFrame, track.firstFrame)
+            merged.lastFrame = max(merged.lastFrame, track.lastFrame)
+            for var shot in track.shots {
+                shot.face.trackingID = videoID
+                merged.add(shot)
+            }
+            joined[videoID] = merged
+        }
+        return joined
     }
 
     /// Each track's shots' descriptors, from a second read of the video.
