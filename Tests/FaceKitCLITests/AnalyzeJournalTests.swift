@@ -5,8 +5,10 @@ import Testing
 @Suite("AnalyzeJournal")
 struct AnalyzeJournalTests {
     static let settings = AnalyzeJournal.Settings(
-        facekitVersion: "0.1.0", format: "csv", mode: "fast", landmarks: false, contours: false, classify: true,
-        minFaceSize: 0.1, minDetectionScore: 0.85, maxPixels: 100_000_000, shard: nil, paths: ["photos/", "a,b.jpg"])
+        CollectionSettings(
+            facekitVersion: "0.1.0", format: "csv", mode: "fast", landmarks: false, classify: true, minFaceSize: 0.1,
+            shard: nil, paths: ["photos/", "a,b.jpg"]),
+        AnalyzeOwnSettings(contours: false, minDetectionScore: 0.85, maxPixels: 100_000_000))
 
     static func checkpoint(_ inputs: Int, complete: Bool = false) -> AnalyzeJournal.Checkpoint {
         var digest = PathsDigest()

@@ -86,11 +86,9 @@ struct AnalyzeCommand: ParsableCommand {
     /// What the journal records to tell whether a resumed run is the same run.
     var journalSettings: AnalyzeSettings {
         AnalyzeSettings(
-            facekitVersion: FaceKitCommand.version, format: format.rawValue, mode: detection.mode.rawValue,
-            landmarks: detection.landmarks, contours: detection.contours, classify: detection.classify,
-            minFaceSize: detection.minFaceSize, minDetectionScore: detection.minDetectionScore, maxPixels: maxPixels,
-            descriptors: people.descriptors, known: people.known, knownTolerance: people.known.map { _ in people.knownTolerance },
-            shard: collection.collectionShard?.description, paths: paths)
+            CollectionSettings(output: collection, detection: detection, people: people, paths: paths),
+            AnalyzeOwnSettings(
+                contours: detection.contours, minDetectionScore: detection.minDetectionScore, maxPixels: maxPixels))
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {

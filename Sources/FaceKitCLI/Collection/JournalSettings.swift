@@ -4,47 +4,23 @@
 protocol JournalSettings: Codable, Equatable, Sendable {
     /// The command that writes such journals, `facekit analyze`: the header's `journal`.
     static var journalName: String { get }
-    /// `csv` or `jsonl`.
-    var format: String { get }
-    /// `--shard K/N` as given, `nil` without it.
-    var shard: String? { get set }
+    /// The settings every collection command records: the format, the shard, the paths, ...
+    var collection: CollectionSettings { get set }
     /// The settings as the command line gives them, one phrase each: `--format csv`,
     /// `--landmarks` or `no --landmarks`, `the paths photos/, extra.jpg`.
     var phrases: [(key: String, text: String)] { get }
 }
 
 extension JournalSettings {
-    /// `--name` when `on`, `no --name` when not.
-    static func flagPhrase(_ name: String, _ on: Bool) -> String { on ? "--\(name)" : "no --\(name)" }
-
-    /// The phrases every collection command's settings open with: the version, the format, the
-    /// mode and the landmarks.
-    static func leadingPhrases(
-        facekitVersion: String, tableLayout: Int?, format: String, mode: String, landmarks: Bool
-    ) -> [(key: String, text: String)] {
-        [
-            ("version", "facekit \(facekitVersion)"),
-            (
-                "table-layout",
-                tableLayout.map { "table layout \($0)" } ?? "table layout 1 (before the _absent columns)"
-            ),
-            ("format", "--format \(format)"),
-            ("mode", "--mode \(mode)"),
-            ("landmarks", flagPhrase("landmarks", landmarks)),
-        ]
+    /// `csv` or `jsonl`.
+    var format: String {
+        get { collection.format }
+        set { collection.format = newValue }
     }
-
-    /// The phrases every collection command's settings end with: the descriptors, the known
-    /// people, the shard and the paths.
-    static func trailingPhrases(
-        descriptors: Bool?, known: String?, knownTolerance: Double?, shard: String?, paths: [String]
-    ) -> [(key: String, text: String)] {
-        [
-            ("descriptors", flagPhrase("descriptors", descriptors ?? false)),
-            ("known", PeopleFlags.journalPhrase(known: known, tolerance: knownTolerance)),
-            ("shard", shard.map { "--shard \($0)" } ?? "no --shard"),
-            ("paths", "the paths " + paths.joined(separator: ", ")),
-        ]
+    /// `--shard K/N` as given, `nil` without it.
+    var shard: String? {
+        get { collection.shard }
+        set { collection.shard = newValue }
     }
 
     /// `(interrupted run, this run)` phrases of the settings that differ.

@@ -45,32 +45,11 @@ enum VideoTrackFaces {
     ) -> (faces: [GroupedFace], failure: String?) {
         tracker.reset()
         var tracks: [Int: TrackShots] = [:]
-        var failure: String?
-        do throws(FaceKitError) {
-            var reader = SampledFrameReader(video: try VideoReader(contentsOfFile: path), sampler: frames.sampler)
-            let line = ProgressLine(output: progress.output, enabled: progress.enabled, source: path, frames: reader)
-            defer { line.finish() }
-            var analysed = 0
-            do throws(FaceKitError) {
-                while let (frame, analyse) = try reader.next() {
-                    defer { line.update(framesRead: reader.framesRead, framesAnalysed: analysed) }
-                    guard analyse, let image = frame.image else { continue }
-                    analysed += 1
-                    for (index, face) in try tracker.process(image, timestampMs: frame.timestampMs).enumerated() {
-                        guard let id = face.trackingID else { continue }
-                        let record = FaceRecord(
-                            source: path, frame: frame.index, timestampMilliseconds: frame.timestampMs, index: index,
-                            face: face)
-                        tracks[id, default: TrackShots(firstFrame: frame.index, lastFrame: frame.index)].add(record)
-                    }
-                }
-                if !reader.passedEnd { failure = reader.video.incompleteReadingMessage(kept: "tracks") }
-            } catch {
-                failure = reader.video.failureMessage(error, kept: "tracks")
-            }
-        } catch {
-            return ([], error.description)
-        }
+        var failure = tracker.trackVideo(at: path, sampler: frames.sampler, progress: progress, kept: "tracks") {
+            record in
+            guard let id = record.face.trackingID, let frame = record.frame else { return }
+            tracks[id, default: TrackShots(firstFrame: frame, lastFrame: frame)].add(record)
+        }.failure
         tracks = videoTracks(tracks, ids: tracker.videoTrackIDs())
         let descriptors: [Int: [FaceDescriptor]]
         do throws(FaceKitError) {

@@ -93,7 +93,9 @@ struct ReportAnalysis {
             for path in videos {
                 tracker.reset()
                 var records: [FaceRecord] = []
-                let failure = track(path, with: tracker, into: &records, context: context, showProgress: showProgress)
+                let failure = tracker.trackVideo(
+                    at: path, sampler: frames.sampler, progress: (context.stderr, showProgress), kept: "faces"
+                ) { records.append($0) }.failure
                 result.faces += TrackCommand.joined(records, tracker: tracker, known: known).map(ReportFace.init(record:))
                 if let failure {
                     context.stderr.writeDiagnostic(failure)
@@ -102,40 +104,6 @@ struct ReportAnalysis {
             }
         }
         return result
-    }
-
-    /// Tracks one video, its progress shown as `track` shows it; the message to report when it
-    /// could not be read to its end.
-    private func track(
-        _ path: String, with tracker: FaceTracker, into faces: inout [FaceRecord], context: CommandContext,
-        showProgress: Bool
-    ) -> String? {
-        let video: VideoReader
-        do {
-            video = try VideoReader(contentsOfFile: path)
-        } catch {
-            return error.description
-        }
-        var sampled = SampledFrameReader(video: video, sampler: frames.sampler)
-        let progress = ProgressLine(output: context.stderr, enabled: showProgress, source: path, frames: sampled)
-        defer { progress.finish() }
-        var analysed = 0
-        do {
-            while let (frame, analyse) = try sampled.next() {
-                defer { progress.update(framesRead: sampled.framesRead, framesAnalysed: analysed) }
-                guard analyse, let image = frame.image else { continue }
-                analysed += 1
-                for (index, face) in try tracker.process(image, timestampMs: frame.timestampMs).enumerated() {
-                    faces.append(
-                        FaceRecord(
-                            source: path, frame: frame.index, timestampMilliseconds: frame.timestampMs, index: index,
-                            face: face))
-                }
-            }
-        } catch {
-            return video.failureMessage(error, kept: "faces")
-        }
-        return sampled.passedEnd ? nil : video.incompleteReadingMessage(kept: "faces")
     }
 
     /// A failure line without the path in front, which the report's table shows beside it.

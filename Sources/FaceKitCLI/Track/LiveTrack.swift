@@ -37,19 +37,19 @@ struct LiveTrack {
         }
         if let note = tracker.reidentificationNote { context.stderr.writeDiagnostic(note) }
         let rows: any TextOutput = rowsFile ?? context.stdout
-        let writer = command.collection.format.writer(
-            columns: FaceRecordColumns(
-                landmarks: command.detection.landmarks, descriptors: command.people.descriptors, people: false),
-            output: rows)
-        writer.writeHeader()
+        var written = TrackRows(
+            writer: command.collection.format.writer(
+                columns: FaceRecordColumns(
+                    landmarks: command.detection.landmarks, descriptors: command.people.descriptors, people: false),
+                output: rows),
+            summary: summaryFile != nil, countsBlinks: command.detection.classify, namesPeople: false)
+        written.writer.writeHeader()
         rows.flush()
-        var table = summaryFile.map { _ in TrackSummary(countsBlinks: command.detection.classify, namesPeople: false) }
         let interruption = video.interruption
         var tally = LiveTally(source: source.name)
         let started = ContinuousClock.now
         let readFailure = InterruptCleanup.stopping(with: { interruption.interrupt() }) { () -> String? in
             var delay = LiveDelay(maximumSeconds: command.maxDelay)
-            var ids = Set<Int>()
             let progress = ProgressLine(
                 output: context.stderr, enabled: command.showsProgress(context), source: source.name,
                 estimate: FrameSampler.Estimate(framesToRead: nil, framesToAnalyse: nil))
@@ -63,25 +63,18 @@ struct LiveTrack {
                         tally.framesSkipped += 1
                         continue
                     }
-                    for (index, face) in try tracker.process(image, timestampMs: frame.timestampMs).enumerated() {
-                        let record = FaceRecord(
-                            source: source.name, frame: frame.index, timestampMilliseconds: frame.timestampMs,
-                            index: index, face: face)
-                        writer.write(record)
-                        table?.add(record)
-                        ids.insert(face.trackingID!)
-                        tally.faces += 1
+                    for record in try tracker.records(of: frame, image: image, source: source.name) {
+                        written.write(record)
                     }
                     rows.flush()
                     tally.framesAnalysed += 1
                 }
             } catch {
-                tally.tracks = ids.count
                 return "\(source.name): \(error); the rows of the \(tally.framesAnalysed) frames before are kept"
             }
-            tally.tracks = ids.count
             return nil
         }
+        (tally.faces, tally.tracks) = written.takeCounts()
         tally.end = video.end
         var failure = readFailure
         if failure == nil, tally.framesRead == 0, tally.end != .interrupted {
@@ -97,10 +90,7 @@ struct LiveTrack {
         }
         try rowsFile?.commit()
         rows.flush()
-        if let summaryFile, let table {
-            summaryFile.write(table.csv())
-            try summaryFile.commit()
-        }
+        try written.commitSummary(to: summaryFile)
         if !command.quiet {
             context.stderr.write(tally.summaryText(seconds: StatusLine.seconds(.now - started)) + "\n")
         }

@@ -176,13 +176,11 @@ struct TrackCommand: ParsableCommand {
     /// What the journal records to tell whether a resumed run is the same run.
     var journalSettings: TrackSettings {
         TrackSettings(
-            facekitVersion: FaceKitCommand.version, format: collection.format.rawValue, mode: detection.mode.rawValue,
-            landmarks: detection.landmarks, classify: detection.classify, minFaceSize: detection.minFaceSize,
-            minDetectionScore: detection.minDetectionScore, every: frames.every, start: frames.start, end: frames.end,
-            detectionInterval: video.detectionInterval, smoothing: !video.noSmoothing, maxMissed: maxMissed,
-            reidWindow: reidWindow, reid: !noReid, descriptors: people.descriptors, known: people.known,
-            knownTolerance: people.known.map { _ in people.knownTolerance }, shard: collection.collectionShard?.description,
-            paths: videos)
+            CollectionSettings(output: collection, detection: detection, people: people, paths: videos),
+            TrackOwnSettings(
+                minDetectionScore: detection.minDetectionScore, every: frames.every, start: frames.start,
+                end: frames.end, detectionInterval: video.detectionInterval, smoothing: !video.noSmoothing,
+                maxMissed: maxMissed, reidWindow: reidWindow, reid: !noReid))
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
@@ -232,35 +230,34 @@ struct TrackCommand: ParsableCommand {
         // A video is resumed from its start, so the only checkpoints are at the end of one.
         var tally = TrackTally(resumedFrom: try run.start(checkpointInterval: .zero))
         let checkpointer = run.checkpointer
-        let writer = run.writer(
-            format: collection.format,
-            columns: FaceRecordColumns(landmarks: detection.landmarks, descriptors: people.descriptors, people: known != nil))
-        var table = summaryFile.map { _ in TrackSummary(countsBlinks: detection.classify, namesPeople: known != nil) }
+        var rows = TrackRows(
+            writer: run.writer(
+                format: collection.format,
+                columns: FaceRecordColumns(
+                    landmarks: detection.landmarks, descriptors: people.descriptors, people: known != nil)),
+            summary: summaryFile != nil, countsBlinks: detection.classify, namesPeople: known != nil)
         var framesLeft = hooks.stopAfterFrames
         for entry in inputs.remaining {
             tracker.reset()
-            var ids = Set<Int>()
             let outcome: (framesAnalysed: Int, failure: String?)
             if let failure = entry.failureDescription {
                 outcome = (0, failure)
             } else {
                 // A video's rows wait for its end, when tracks seen in different shots are joined.
                 var records: [FaceRecord] = []
-                outcome = track(entry.path, with: tracker, context: context, framesLeft: &framesLeft) { record in
-                    records.append(record)
-                }
+                outcome = tracker.trackVideo(
+                    at: entry.path, sampler: frames.sampler, progress: (context.stderr, showsProgress(context)),
+                    kept: "rows", framesLeft: &framesLeft
+                ) { records.append($0) }
                 // Stopped as a kill would stop it: no checkpoint for this video, no rename.
                 if framesLeft == 0 { return .failure }
-                for record in Self.joined(records, tracker: tracker, known: known) {
-                    writer.write(record)
-                    tally.faces += 1
-                    ids.insert(record.face.trackingID!)
-                    table?.add(record)
-                }
+                for record in Self.joined(records, tracker: tracker, known: known) { rows.write(record) }
             }
+            let written = rows.takeCounts()
             tally.countVideo(entry.path)
             tally.framesAnalysed += outcome.framesAnalysed
-            tally.tracks += ids.count
+            tally.faces += written.faces
+            tally.tracks += written.tracks
             if let message = outcome.failure {
                 context.stderr.writeDiagnostic(message)
                 tally.failures += 1
@@ -270,11 +267,7 @@ struct TrackCommand: ParsableCommand {
             if let failure = run.checkpointFailure { throw failure }
         }
         try run.finish(tally.collectionTally)
-        // After the rows, which may go to the same standard output.
-        if let summaryFile, let table {
-            summaryFile.write(table.csv())
-            try summaryFile.commit()
-        }
+        try rows.commitSummary(to: summaryFile)
         if showsProgress(context) {
             context.stderr.write(tally.summaryText(seconds: StatusLine.seconds(.now - started)) + "\n")
         }
@@ -313,52 +306,6 @@ struct TrackCommand: ParsableCommand {
 
     /// Progress and the closing line are drawn for a person watching a terminal, as by `analyze`.
     func showsProgress(_ context: CommandContext) -> Bool { !quiet && context.stderr.isTerminal }
-
-    /// Tracks one video, handing each face's record to `emit`; returns how many frames were
-    /// analysed, and the message to report when the video could not be read to its end (`nil`
-    /// when it was).
-    ///
-    /// `framesLeft` counts analysed frames down to a stop as abrupt as a kill (tests): at 0 the
-    /// video is left part way.
-    private func track(
-        _ path: String, with tracker: FaceTracker, context: CommandContext, framesLeft: inout Int?,
-        emit: (FaceRecord) -> Void
-    ) -> (framesAnalysed: Int, failure: String?) {
-        let video: VideoReader
-        do {
-            video = try VideoReader(contentsOfFile: path)
-        } catch {
-            return (0, error.description)
-        }
-        var frames = SampledFrameReader(video: video, sampler: self.frames.sampler)
-        let estimate = frames.sampler.estimate(
-            declaredFrames: video.declaredFrameCount, framesPerSecond: video.framesPerSecond)
-        let progress = ProgressLine(
-            output: context.stderr, enabled: showsProgress(context), source: path, estimate: estimate)
-        defer { progress.finish() }
-        var framesAnalysed = 0
-        do {
-            while let (frame, analyse) = try frames.next() {
-                if analyse, let image = frame.image {
-                    for (face, detected) in try tracker.process(image, timestampMs: frame.timestampMs).enumerated() {
-                        emit(
-                            FaceRecord(
-                                source: path, frame: frame.index, timestampMilliseconds: frame.timestampMs,
-                                index: face, face: detected))
-                    }
-                    framesAnalysed += 1
-                    if let left = framesLeft {
-                        framesLeft = left - 1
-                        if left == 1 { return (framesAnalysed, nil) }
-                    }
-                }
-                progress.update(framesRead: frames.framesRead, framesAnalysed: framesAnalysed)
-            }
-        } catch {
-            return (framesAnalysed, video.failureMessage(error, kept: "rows"))
-        }
-        return (framesAnalysed, frames.passedEnd ? nil : video.incompleteReadingMessage(kept: "rows"))
-    }
 }
 
 /// What tests change in a run of ``TrackCommand``.

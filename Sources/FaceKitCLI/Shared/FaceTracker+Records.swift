@@ -1,0 +1,65 @@
+import FaceKit
+import FaceKitArguments
+
+extension FaceTracker {
+    /// The faces the tracker finds in one frame of the video `source`, as the records a row is
+    /// written from: what `track` (files and live sources), `group` and `report` make of a frame.
+    ///
+    /// ```swift
+    /// for record in try tracker.records(of: frame, image: image, source: "clip.mp4") { writer.write(record) }
+    /// ```
+    func records(of frame: VideoReader.Frame, image: FaceImage, source: String) throws(FaceKitError) -> [FaceRecord] {
+        try process(image, timestampMs: frame.timestampMs).enumerated().map { index, face in
+            FaceRecord(
+                source: source, frame: frame.index, timestampMilliseconds: frame.timestampMs, index: index, face: face)
+        }
+    }
+
+    /// Tracks the video file at `path` from where the tracker stands (callers ``reset()`` it
+    /// first), handing each face's record to `emit`, its progress drawn as `track` draws it
+    /// (``ProgressLine``). Returns how many frames were analysed, and the message to report when
+    /// the video could not be opened or read to its end (`nil` when it was), saying that the
+    /// `kept` ("rows", "faces", "tracks") before the failure were kept.
+    ///
+    /// `framesLeft` counts analysed frames down to a stop as abrupt as a kill (`track`'s tests):
+    /// at 0 the video is left part way, with no message.
+    func trackVideo(
+        at path: String, sampler: FrameSampler, progress: (output: any TextOutput, enabled: Bool), kept: String,
+        framesLeft: inout Int?, emit: (FaceRecord) -> Void
+    ) -> (framesAnalysed: Int, failure: String?) {
+        let video: VideoReader
+        do {
+            video = try VideoReader(contentsOfFile: path)
+        } catch {
+            return (0, error.description)
+        }
+        var frames = SampledFrameReader(video: video, sampler: sampler)
+        let line = ProgressLine(output: progress.output, enabled: progress.enabled, source: path, frames: frames)
+        defer { line.finish() }
+        var framesAnalysed = 0
+        do {
+            while let (frame, analyse) = try frames.next() {
+                defer { line.update(framesRead: frames.framesRead, framesAnalysed: framesAnalysed) }
+                guard analyse, let image = frame.image else { continue }
+                for record in try records(of: frame, image: image, source: path) { emit(record) }
+                framesAnalysed += 1
+                if let left = framesLeft {
+                    framesLeft = left - 1
+                    if left == 1 { return (framesAnalysed, nil) }
+                }
+            }
+        } catch {
+            return (framesAnalysed, video.failureMessage(error, kept: kept))
+        }
+        return (framesAnalysed, frames.passedEnd ? nil : video.incompleteReadingMessage(kept: kept))
+    }
+
+    /// ``trackVideo(at:sampler:progress:kept:framesLeft:emit:)`` to the video's end.
+    func trackVideo(
+        at path: String, sampler: FrameSampler, progress: (output: any TextOutput, enabled: Bool), kept: String,
+        emit: (FaceRecord) -> Void
+    ) -> (framesAnalysed: Int, failure: String?) {
+        var unlimited: Int?
+        return trackVideo(at: path, sampler: sampler, progress: progress, kept: kept, framesLeft: &unlimited, emit: emit)
+    }
+}
