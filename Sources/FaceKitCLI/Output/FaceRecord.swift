@@ -14,37 +14,18 @@ struct FaceRecord {
     var face: Face
     /// Who the face is among the known people (`--known`), when it has a descriptor.
     var person: KnownPeople.Match?
-
-    init(
-        source: String, frame: Int? = nil, timestampMilliseconds: Double? = nil, index: Int, face: Face,
-        person: KnownPeople.Match? = nil
-    ) {
-        self.source = source
-        self.frame = frame
-        self.timestampMilliseconds = timestampMilliseconds
-        self.index = index
-        self.face = face
-        self.person = person
-    }
 }
 
 /// What an output table contains besides the fixed columns.
 struct FaceRecordColumns: Equatable, Sendable {
     /// Adds the 10 landmarks.
-    var landmarks: Bool
+    var landmarks = false
     /// Adds the contours (JSON Lines only; a table has no room for 133 points).
-    var contours: Bool
+    var contours = false
     /// Adds the 128-number descriptor (JSON Lines only).
-    var descriptors: Bool
+    var descriptors = false
     /// Adds `person` and `person_distance` (`--known`).
-    var people: Bool
-
-    init(landmarks: Bool = false, contours: Bool = false, descriptors: Bool = false, people: Bool = false) {
-        self.landmarks = landmarks
-        self.contours = contours
-        self.descriptors = descriptors
-        self.people = people
-    }
+    var people = false
 }
 
 /// Writes face records in one output format; ``writeHeader()`` once, then any number of records.

@@ -17,22 +17,6 @@ struct TrackTally: Equatable {
     /// Tracking IDs given out.
     var tracks = 0
 
-    init(videos: Int = 0, onlyVideo: String? = nil, failures: Int = 0, framesAnalysed: Int = 0, faces: Int = 0, tracks: Int = 0) {
-        self.videos = videos
-        self.onlyVideo = onlyVideo
-        self.failures = failures
-        self.framesAnalysed = framesAnalysed
-        self.faces = faces
-        self.tracks = tracks
-    }
-
-    /// The tally an interrupted run's journal recorded.
-    init(resumedFrom tally: CollectionTally) {
-        self.init(
-            videos: tally.files, failures: tally.failures, framesAnalysed: tally.frames ?? 0, faces: tally.faces,
-            tracks: tally.tracks ?? 0)
-    }
-
     /// Counts one more video, named `path`.
     mutating func countVideo(_ path: String) {
         onlyVideo = videos == 0 ? path : nil
@@ -59,4 +43,14 @@ struct TrackTally: Equatable {
 
     /// `1 face`, `2 faces`.
     static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)" + (count == 1 ? "" : "s") }
+}
+
+extension TrackTally {
+    /// The tally an interrupted run's journal recorded. (In an extension, so that the struct
+    /// keeps its memberwise initialiser.)
+    init(resumedFrom tally: CollectionTally) {
+        self.init(
+            videos: tally.files, failures: tally.failures, framesAnalysed: tally.frames ?? 0, faces: tally.faces,
+            tracks: tally.tracks ?? 0)
+    }
 }
