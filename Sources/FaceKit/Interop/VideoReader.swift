@@ -22,8 +22,6 @@ public final class VideoReader {
 
     /// The file's path, or the live source as given (`-` for standard input).
     public let path: String
-    /// Whether this is a live source (``init(liveSource:timeoutMs:)``).
-    public let isLive: Bool
     /// Size of the upright frames.
     public let width: Int
     public let height: Int
@@ -85,7 +83,7 @@ public final class VideoReader {
         case .device: kind = FK_LIVE_DEVICE
         }
         let timeout = Int32(clamping: max(1, timeoutMs)), openTimeout = Int32(clamping: max(1, openTimeoutMs))
-        try self.init(source: source.name, isLive: true, readingInfo: Self.nativeInfo) { path, opened, error in
+        try self.init(source: source.name, readingInfo: Self.nativeInfo) { path, opened, error in
             FilePathEncoding.withFileSystemRepresentation(path) {
                 fk_video_open_live($0, Int32(kind.rawValue), timeout, openTimeout, &opened, error)
             }
@@ -98,13 +96,13 @@ public final class VideoReader {
         contentsOfFile path: String,
         readingInfo readInfo: (_ video: OpaquePointer, _ path: String) throws(FaceKitError) -> fk_video_info
     ) throws(FaceKitError) {
-        try self.init(source: path, isLive: false, readingInfo: readInfo) { path, opened, error in
+        try self.init(source: path, readingInfo: readInfo) { path, opened, error in
             FilePathEncoding.withFileSystemRepresentation(path) { fk_video_open($0, &opened, error) }
         }
     }
 
     private init(
-        source path: String, isLive: Bool,
+        source path: String,
         readingInfo readInfo: (_ video: OpaquePointer, _ path: String) throws(FaceKitError) -> fk_video_info,
         opening open: (String, inout OpaquePointer?, UnsafeMutablePointer<fk_error>) -> Int32
     ) throws(FaceKitError) {
@@ -120,7 +118,6 @@ public final class VideoReader {
         }
         pointer = opened!
         self.path = path
-        self.isLive = isLive
         width = Int(info.width)
         height = Int(info.height)
         framesPerSecond = info.fps
