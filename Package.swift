@@ -53,6 +53,8 @@ let package = Package(
         .target(name: "FaceKitTestSupport", dependencies: ["FaceKitDatasets"], path: "Tests/FaceKitTestSupport"),
         .testTarget(name: "CFaceKitTests", dependencies: ["CFaceKit", "CFaceKitTools", "FaceKitTestSupport"]),
         .testTarget(name: "FaceKitTests", dependencies: ["FaceKit", "FaceKitDatasets", "FaceKitTestSupport"]),
+        // The parser's own tests: nothing but FaceKitArguments (and the FaceKit it uses).
+        .testTarget(name: "FaceKitArgumentsTests", dependencies: ["FaceKitArguments"]),
         .testTarget(
             name: "FaceKitCLITests", dependencies: ["FaceKitCLI", "FaceKitArguments", "FaceKit", "FaceKitTestSupport"]),
         .testTarget(

@@ -1,7 +1,6 @@
 import Testing
 
 @testable import FaceKitArguments
-@testable import FaceKitCLI
 
 @Suite("NumberFormat")
 struct NumberFormatTests {
@@ -21,12 +20,5 @@ struct NumberFormatTests {
     @Test("non-finite values have no text", arguments: [Double.nan, .infinity, -.infinity])
     func nonFinite(value: Double) {
         #expect(NumberFormat.decimal(value, fractionDigits: 2) == nil)
-    }
-
-    @Test("coordinates and angles keep 2 decimals, probabilities 4")
-    func precisions() {
-        #expect(NumberFormat.coordinate(1.23456) == "1.23")
-        #expect(NumberFormat.angle(-12.3456) == "-12.35")
-        #expect(NumberFormat.probability(0.123456) == "0.1235")
     }
 }
