@@ -38,12 +38,7 @@ struct TrackedFrames {
         do throws(FaceKitError) {
             while let (frame, analyse) = try reader.next() {
                 if analyse, let image = frame.image {
-                    for (index, face) in try tracker.process(image, timestampMs: frame.timestampMs).enumerated() {
-                        records.append(
-                            FaceRecord(
-                                source: source, frame: frame.index, timestampMilliseconds: frame.timestampMs,
-                                index: index, face: face))
-                    }
+                    records += try tracker.records(of: frame, image: image, source: source)
                     result.framesAnalysed += 1
                 }
                 progress.update(framesRead: reader.framesRead, framesAnalysed: result.framesAnalysed)

@@ -3,7 +3,8 @@ import FaceKitArguments
 
 extension FaceTracker {
     /// The faces the tracker finds in one frame of the video `source`, as the records a row is
-    /// written from: what `track` (files and live sources), `group` and `report` make of a frame.
+    /// written from: what `track` (files and live sources), `annotate`, `group` and `report` make
+    /// of a frame.
     ///
     /// ```swift
     /// for record in try tracker.records(of: frame, image: image, source: "clip.mp4") { writer.write(record) }
