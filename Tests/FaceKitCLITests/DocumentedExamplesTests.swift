@@ -4,7 +4,7 @@ import Testing
 
 @testable import FaceKitCLI
 
-/// README.md's "Use" block and docs/cli.md's examples, run as a new user would: every line as
+/// README.md's "Use" block and the examples of docs/cli.md and docs/collections.md, run as a new user would: every line as
 /// written, in order, in an empty folder where the names they use (`photos/`, `photo.jpg`,
 /// `clip.mp4`, `known/`, ...) are the development data, with the `facekit` just built for
 /// `.build/release/facekit` (or `facekit`).
@@ -89,6 +89,37 @@ struct DocumentedExamplesTests {
                 try Self.stageInputs(in: folder)
                 try Self.runLines(block, in: folder)
             }
+        }
+    }
+
+    /// docs/collections.md's blocks for one machine and for shards (its Slurm blocks need a cluster:
+    /// `scripts/test-slurm` runs them). The shard line is written for shard 2 of 4, meant for four
+    /// machines; here the four shards run it in turn, with its shard number changed, before the
+    /// merge block.
+    @Test("docs/collections.md's one-machine, shard and merge examples run as written, in order, in one folder")
+    func collectionBlocksRun() throws {
+        let docs = try String(
+            contentsOf: TestData.repository.appendingPathComponent("docs/collections.md"), encoding: .utf8)
+        let lines = Self.shellBlocks(in: docs).filter { block in
+            !block.contains { $0.contains("sbatch") || $0.hasPrefix("#!") }
+        }.flatMap { $0 }.filter { !$0.isEmpty }
+        let shardLine = try #require(lines.first { $0.contains("--shard 2/4") }, "\(lines)")
+        #expect(lines.count == 3, "\(lines)")
+        let shards = (1...4).map {
+            shardLine.replacingOccurrences(of: "--shard 2/4", with: "--shard \($0)/4")
+                .replacingOccurrences(of: "faces-2.csv", with: "faces-\($0).csv")
+        }
+        let run = lines.flatMap { $0 == shardLine ? shards : [$0] }
+        try TestSupport.withTemporaryFolder { folder in
+            try Self.stageInputs(in: folder)
+            try Self.runLines(run, in: folder)
+            // The merge replaced the one-machine run's faces.csv with the shards' rows: one header,
+            // a row for every face of every photo.
+            let merged = try String(contentsOfFile: folder + "/faces.csv", encoding: .utf8)
+            let rows = merged.split(separator: "\n")
+            #expect(rows.first?.hasPrefix("source,") == true)
+            #expect(rows.filter { $0.hasPrefix("source,") }.count == 1)
+            #expect(rows.count > 14, "\(rows.count) lines for the 14 photos")
         }
     }
 
