@@ -36,11 +36,23 @@ struct AnnotationStyle {
     let unit: Double
     /// Height of capital letters in labels next to large faces, in pixels.
     let textHeight: Double
+    /// Height of capital letters in labels next to the smallest faces, in pixels.
+    let minimumTextHeight: Double
 
     init(imageWidth: Int, imageHeight: Int) {
         let shorter = Double(min(imageWidth, imageHeight))
         unit = max(1, shorter / 360)
         textHeight = max(10, shorter / 40)
+        minimumTextHeight = 9
+    }
+
+    /// Labels of one letter height next to every face, small or large: for a picture shown
+    /// smaller than annotate's own output (the report's contact sheet), whose labels must stay
+    /// readable.
+    init(imageWidth: Int, imageHeight: Int, fixedTextHeight: Double) {
+        unit = max(1, Double(min(imageWidth, imageHeight)) / 360)
+        textHeight = fixedTextHeight
+        minimumTextHeight = fixedTextHeight
     }
 
     /// The colour of the face with this tracking ID, or of the `index`th face of a photo.
@@ -60,9 +72,10 @@ struct AnnotationStyle {
     }
 
     /// The height of capital letters in a face's labels: ``textHeight``, but at most a sixth of
-    /// the face's width (so that a crowd's labels do not bury it), and never below 9 px.
+    /// the face's width (so that a crowd's labels do not bury it), and never below
+    /// ``minimumTextHeight`` (9 px).
     func textHeight(forFaceWidth faceWidth: Double) -> Double {
-        max(9, min(textHeight, faceWidth / 6))
+        max(minimumTextHeight, min(textHeight, faceWidth / 6))
     }
 
     /// Text strokes: white, a tenth of the letter height, without outline (labels have a

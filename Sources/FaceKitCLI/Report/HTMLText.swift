@@ -23,6 +23,18 @@ enum HTMLText {
         return result
     }
 
+    /// A path or file name as ``escaped(_:)`` gives it, with a `<wbr>` (a place to break the
+    /// line, if need be) after each `/`, `_` and `-`, so that a long path wraps between its
+    /// parts instead of in the middle of a word: `a/b_c` -> `a/<wbr>b_<wbr>c`.
+    static func path(_ text: String) -> String {
+        var result = ""
+        for character in escaped(text) {
+            result.append(character)
+            if character == "/" || character == "_" || character == "-" { result += "<wbr>" }
+        }
+        return result
+    }
+
     /// A number with at most `digits` decimals, trailing zeros dropped, for SVG coordinates and
     /// data attributes.
     static func number(_ value: Double, digits: Int = 1) -> String {

@@ -12,7 +12,7 @@ struct OverviewPage {
         func stat(_ value: Int, _ label: String) { body += "<li><b>\(value)</b><span>\(label)</span></li>\n" }
         stat(c.photos.count, c.knowsFacelessPhotos ? "photos analysed" : "photos with faces")
         stat(c.faceCount, "faces in photos")
-        stat(c.videos.count, "videos")
+        stat(c.videoCount, "videos")
         stat(c.trackCount, "tracks in videos")
         if let people = c.people { stat(people.count, "people") }
         stat(c.failures.count, "files failed")
@@ -43,13 +43,20 @@ struct OverviewPage {
             }
             body += "</div>\n"
         }
-        if !c.videos.isEmpty {
-            body += "<h2>Videos</h2>\n<table>\n<tr><th>video</th><th>tracks</th><th>length</th></tr>\n"
+        if c.videoCount > 0 {
+            body += "<h2>Videos</h2>\n<table class=\"videos\">\n<tr><th>video</th><th>tracks</th><th>length</th></tr>\n"
             for (index, video) in c.videos.enumerated() {
-                body += "<tr><td><a href=\"videos/video-\(index).html\">\(HTMLText.escaped(video.source))</a></td>"
+                body += "<tr><td><a href=\"videos/video-\(index).html\">\(HTMLText.path(video.source))</a></td>"
                 body += "<td>\(video.tracks.count)</td><td>\(HTMLText.time(milliseconds: video.durationMs))</td></tr>\n"
             }
+            for video in c.groupedVideos {
+                body += "<tr><td>\(HTMLText.path(video.source))</td><td>\(video.tracks)</td><td>-</td></tr>\n"
+            }
             body += "</table>\n"
+            if !c.groupedVideos.isEmpty {
+                body += "<p class=\"muted\">From group's faces.csv: a row per track, so these videos have no timelines; "
+                body += "give track's table of a video (facekit track --output tracks.csv) for its page.</p>\n"
+            }
         }
         body += "<h2>Files that failed</h2>\n"
         if c.failures.isEmpty {
@@ -57,19 +64,19 @@ struct OverviewPage {
         } else {
             body += "<table class=\"failures\">\n<tr><th>file</th><th>why</th></tr>\n"
             for failure in c.failures {
-                body += "<tr><td>\(HTMLText.escaped(failure.source))</td><td>\(HTMLText.escaped(failure.reason))</td></tr>\n"
+                body += "<tr><td>\(HTMLText.path(failure.source))</td><td>\(HTMLText.escaped(failure.reason))</td></tr>\n"
             }
             body += "</table>\n"
         }
         body += "<h2>Options</h2>\n<table class=\"options\">\n"
         for (name, value) in c.options {
-            body += "<tr><th>\(HTMLText.escaped(name))</th><td>\(HTMLText.escaped(value))</td></tr>\n"
+            body += "<tr><th>\(HTMLText.path(name))</th><td>\(HTMLText.path(value))</td></tr>\n"
         }
         body += "</table>\n"
         if !c.tables.isEmpty {
             body += "<h3>Tables read</h3>\n<table>\n"
             for table in c.tables {
-                body += "<tr><td><code>\(HTMLText.escaped(table.path))</code></td><td>\(HTMLText.escaped(table.description))</td></tr>\n"
+                body += "<tr><td><code>\(HTMLText.path(table.path))</code></td><td>\(HTMLText.escaped(table.description))</td></tr>\n"
             }
             body += "</table>\n"
         }

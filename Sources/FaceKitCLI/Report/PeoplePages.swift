@@ -1,6 +1,7 @@
 /// `people.html`, a grid of each person's best shot with name or number and how many photos and
-/// videos they are in, and `people/person-N.html`, one page per person with their faces cropped
-/// from the sources (at most `--faces-per-person`, best shots first).
+/// videos they are in, and `people/person-N.html`, one page per person: their best shot beside
+/// their name and number, then their faces cropped from the sources (at most
+/// `--faces-per-person`, best shots first), each linked to the full photo or video frame.
 struct PeoplePages {
     let people: [ReportCollection.Person]
     let layout: ReportLayout
@@ -11,22 +12,27 @@ struct PeoplePages {
         var body = "<div class=\"people\" id=\"people-grid\">\n"
         for (index, person) in people.enumerated() {
             body += "<a class=\"person\" href=\"people/person-\(index).html\">"
-            body += ReportPage.image(layout.personBest[index], depth: 0, alt: person.title, written: written)
-            body += "<span class=\"caption\"><b>\(HTMLText.escaped(person.title))</b><br><span class=\"muted\">"
-            body += counts(person) + "</span></span></a>\n"
+            body += ReportPage.image(layout.personBest[index].picture, depth: 0, alt: person.title, written: written)
+            body += "<span class=\"caption\"><b>\(HTMLText.escaped(person.title))</b>"
+            if let id = person.id, person.name != nil { body += " <span class=\"muted\">Person \(id)</span>" }
+            body += "<br><span class=\"muted\">" + counts(person) + "</span></span></a>\n"
         }
         return page.document(title: "People", section: .people, body: body + "</div>\n")
     }
 
     func personHTML(_ index: Int) -> String {
         let person = people[index]
-        var body = "<p>" + counts(person) + " · " + "\(person.faceCount) face" + (person.faceCount == 1 ? "" : "s")
+        var body = "<div class=\"person-head\">"
+        body += ReportPage.linkedImage(layout.personBest[index], depth: 1, alt: "best shot of " + person.title, written: written)
+        body += "<p>"
+        if let id = person.id, person.name != nil { body += "Person \(id) · " }
+        body += counts(person) + " · " + "\(person.faceCount) face" + (person.faceCount == 1 ? "" : "s")
         if person.faces.count < person.faceCount { body += " (the best \(person.faces.count) shown)" }
-        body += "</p>\n<div class=\"faces\">\n"
+        body += "</p></div>\n<div class=\"faces\">\n"
         for (number, face) in person.faces.enumerated() {
-            body += "<figure>" + ReportPage.image(
+            body += "<figure>" + ReportPage.linkedImage(
                 layout.personFaces[index][number], depth: 1, alt: face.source, written: written)
-            body += "<figcaption>\(HTMLText.escaped(face.source))"
+            body += "<figcaption>\(HTMLText.path(face.source))"
             if let frame = face.frame {
                 body += " <span class=\"muted\">\(face.timestampMs.map { HTMLText.time(milliseconds: $0) } ?? "frame \(frame)")</span>"
             }

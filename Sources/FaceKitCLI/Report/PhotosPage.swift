@@ -1,4 +1,5 @@
-/// `photos.html`: every photo's thumbnail with its faces' boxes, in path order, sortable by the
+/// `photos.html`: every photo's thumbnail with its faces' boxes, linked to the full photo, in
+/// path order, sortable by the
 /// most faces or the broadest smile (sort.js; without script the page shows everything in path
 /// order).
 struct PhotosPage {
@@ -21,8 +22,8 @@ struct PhotosPage {
             let smile = photo.smile
             body += "<figure class=\"photo\" data-order=\"\(index)\" data-faces=\"\(photo.faces.count)\" "
             body += "data-smile=\"\(HTMLText.number(smile ?? -1, digits: 4))\">\n"
-            body += ReportPage.image(layout.photoThumbnails[index], depth: 0, alt: photo.source, written: written)
-            body += "\n<figcaption>\(HTMLText.escaped(photo.source))<br><span class=\"muted\">"
+            body += ReportPage.linkedImage(layout.photoThumbnails[index], depth: 0, alt: photo.source, written: written)
+            body += "\n<figcaption>\(HTMLText.path(photo.source))<br><span class=\"muted\">"
             body += photo.faces.count == 1 ? "1 face" : "\(photo.faces.count) faces"
             if let smile { body += " · smile \(HTMLText.percent(smile))" }
             body += "</span></figcaption>\n</figure>\n"

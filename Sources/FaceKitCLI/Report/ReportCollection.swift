@@ -43,8 +43,13 @@ struct ReportCollection {
     /// The options of the run, as `name value` lines for the overview.
     var options: [(String, String)] = []
 
+    /// Videos only `group`'s faces.csv names (a row per track, no timelines), with how many
+    /// tracks it has of each: counted with ``videos`` so that the overview and the people cards agree.
+    var groupedVideos: [(source: String, tracks: Int)] = []
+
     var faceCount: Int { photos.reduce(0) { $0 + $1.faces.count } }
-    var trackCount: Int { videos.reduce(0) { $0 + $1.tracks.count } }
+    var videoCount: Int { videos.count + groupedVideos.count }
+    var trackCount: Int { videos.reduce(0) { $0 + $1.tracks.count } + groupedVideos.reduce(0) { $0 + $1.tracks } }
 
     /// Builds the collection from face rows (analysed here or read from tables), `track
     /// --summary` rows and `group`'s people rows. Photos come in the order of the tables' rows,
@@ -52,7 +57,8 @@ struct ReportCollection {
     ///
     /// Rows of `group`'s faces.csv (those with a `person_id`) make the People page; their photo
     /// rows also make the Photos page for a photo no other table covers, while a video's
-    /// timelines come only from `track` rows (faces.csv has one row per track).
+    /// timelines come only from `track` rows (faces.csv has one row per track): a video only
+    /// faces.csv names is counted and listed (``groupedVideos``), without a page.
     init(
         faces: [ReportFace], groupFaces: [ReportFace], summaries: [ReportTable.TrackSummaryRow],
         peopleRows: [ReportTable.PersonRow]?, analysedPhotos: [String], facesPerPerson: Int
@@ -85,6 +91,13 @@ struct ReportCollection {
         }
         let summaryBySource = Dictionary(grouping: summaries, by: \.source)
         videos = videoOrder.map { VideoTracks(source: $0, faces: videoFaces[$0]!, summary: summaryBySource[$0] ?? []) }
+        var groupedOrder: [String] = []
+        var groupedTracks: [String: Set<Int>] = [:]
+        for face in groupFaces where face.isVideo && videoFaces[face.source] == nil {
+            if groupedTracks[face.source] == nil { groupedOrder.append(face.source) }
+            groupedTracks[face.source, default: []].insert(face.trackingID ?? face.index)
+        }
+        groupedVideos = groupedOrder.map { ($0, groupedTracks[$0]!.count) }
         people = Self.people(
             groupFaces: groupFaces, peopleRows: peopleRows, named: faces, videos: videos, limit: facesPerPerson)
     }

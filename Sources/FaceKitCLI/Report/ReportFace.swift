@@ -37,11 +37,16 @@ struct ReportFace: Sendable {
         return eyes.isEmpty ? nil : eyes.reduce(0, +) / Double(eyes.count)
     }
 
-    /// How good a shot of the person this face is, to choose the best: `quality` when the table
-    /// has it, else the detection score weighted by size (a large, sure face reads best).
+    /// How good a shot of the person this face is, to choose a person's and a track's best:
+    /// `quality` when the table has it (``FaceQuality``: large, sharp, frontal, eyes open, well
+    /// exposed), else the detection score times the size (box width / 200 px, at most 1) times
+    /// the frontalness (1 - (angle / 60°)², angle = √(yaw² + pitch²), at least 0.01; 1 when
+    /// the table has no head pose).
     var shotRank: Double {
         if let quality { return quality }
-        return (detectionScore ?? 0.5) * min(1, box.width / 200)
+        let angle = ((headEulerY ?? 0) * (headEulerY ?? 0) + (headEulerX ?? 0) * (headEulerX ?? 0)).squareRoot()
+        let frontalness = max(0.01, 1 - (angle / 60) * (angle / 60))
+        return (detectionScore ?? 0.5) * min(1, box.width / 200) * frontalness
     }
 
     /// The face as the library's value, for the drawing code `facekit annotate` uses.

@@ -4,18 +4,31 @@ import Foundation
 /// Where each picture of the report goes and what it shows. Pictures are named by number
 /// (`images/photo-12.jpg`), never after their source, so that no input name reaches a path or a
 /// URL of the report, and the site stays valid whatever the sources are called.
+///
+/// Every picture a page shows (thumbnail, face crop, contact-sheet frame) opens a full picture
+/// of where it comes from: the photo with its faces' boxes, or the video frame annotated as
+/// `facekit annotate` draws it, `images/full-N.jpg`, one per photo or frame however many
+/// pictures link to it.
 struct ReportLayout {
+    /// A picture a page shows and the full picture it links to.
+    struct Shown {
+        var picture: String
+        var full: String
+    }
+
     /// A frame of a video's contact sheet.
     struct SheetFrame {
         var timeMs: Double
         var frame: Int
         var faces: [ReportFace]
-        var picture: String
+        var shown: Shown
     }
 
-    var photoThumbnails: [String] = []
-    var personBest: [String] = []
-    var personFaces: [[String]] = []
+    var photoThumbnails: [Shown] = []
+    var personBest: [Shown] = []
+    var personFaces: [[Shown]] = []
+    /// Each video's tracks' best faces, in the order of ``VideoTracks/tracks``.
+    var trackBest: [[Shown]] = []
     var sheets: [[SheetFrame]] = []
     /// The pictures to cut, one entry per source file.
     var jobs: [ReportPictures] = []
@@ -35,36 +48,84 @@ struct ReportLayout {
                 jobs.append(ReportPictures(source: source, path: locate(source), isVideo: isVideo, pictures: [picture]))
             }
         }
+        let facesAt = Self.facesByPicture(collection)
+        var fullPictures: [String: String] = [:]
+        /// The full picture of the photo or video frame `face` is in, cut once.
+        func full(of face: ReportFace) -> String {
+            let key = Self.key(face)
+            if let path = fullPictures[key] { return path }
+            let path = "images/full-\(fullPictures.count).jpg"
+            fullPictures[key] = path
+            let faces = facesAt[key] ?? []
+            let kind: ReportPictures.Picture.Kind =
+                face.isVideo
+                ? .annotatedFrame(faces, width: ReportPictures.fullSide, labelHeight: nil)
+                : .thumbnail(faces, side: ReportPictures.fullSide)
+            add(.init(kind: kind, frame: face.frame, output: path), source: face.source, isVideo: face.isVideo)
+            return path
+        }
+        func crop(_ face: ReportFace, to path: String) -> Shown {
+            add(.init(kind: .crop(face.box), frame: face.frame, output: path), source: face.source, isVideo: face.isVideo)
+            return Shown(picture: path, full: full(of: face))
+        }
         for (index, photo) in collection.photos.enumerated() {
             let path = "images/photo-\(index).jpg"
-            photoThumbnails.append(path)
-            add(.init(kind: .thumbnail(photo.faces), frame: nil, output: path), source: photo.source, isVideo: false)
+            add(
+                .init(kind: .thumbnail(photo.faces, side: ReportPictures.thumbnailSide), frame: nil, output: path),
+                source: photo.source, isVideo: false)
+            photoThumbnails.append(Shown(picture: path, full: full(of: ReportFace(source: photo.source, index: 0, box: .zero))))
         }
         for (index, person) in (collection.people ?? []).enumerated() {
-            let best = "images/person-\(index).jpg"
-            personBest.append(best)
-            add(
-                .init(kind: .crop(person.best.box), frame: person.best.frame, output: best), source: person.best.source,
-                isVideo: person.best.isVideo)
-            var faces: [String] = []
-            for (number, face) in person.faces.enumerated() {
-                let path = "images/person-\(index)-\(number).jpg"
-                faces.append(path)
-                add(.init(kind: .crop(face.box), frame: face.frame, output: path), source: face.source, isVideo: face.isVideo)
-            }
-            personFaces.append(faces)
+            personBest.append(crop(person.best, to: "images/person-\(index).jpg"))
+            personFaces.append(
+                person.faces.enumerated().map { number, face in crop(face, to: "images/person-\(index)-\(number).jpg") })
         }
         for (index, video) in collection.videos.enumerated() {
+            trackBest.append(
+                video.tracks.enumerated().compactMap { number, track in
+                    track.best.map { crop($0, to: "images/track-\(index)-\(number).jpg") }
+                })
             var sheet: [SheetFrame] = []
             for (number, (time, frame)) in Self.sheetFrames(of: video, intervalSeconds: sheetIntervalSeconds).enumerated() {
                 let path = "images/video-\(index)-\(number).jpg"
                 let faces = video.framesWithFaces[frame] ?? []
-                sheet.append(SheetFrame(timeMs: faces.first?.timestampMs ?? time, frame: frame, faces: faces, picture: path))
-                add(.init(kind: .annotatedFrame(faces), frame: frame, output: path), source: video.source, isVideo: true)
+                add(
+                    .init(
+                        kind: .annotatedFrame(
+                            faces, width: ReportPictures.frameWidth, labelHeight: ReportPictures.sheetLabelHeight),
+                        frame: frame, output: path),
+                    source: video.source, isVideo: true)
+                let at = ReportFace(source: video.source, frame: frame, index: 0, box: .zero)
+                sheet.append(
+                    SheetFrame(
+                        timeMs: faces.first?.timestampMs ?? time, frame: frame, faces: faces,
+                        shown: Shown(picture: path, full: full(of: at))))
             }
             sheets.append(sheet)
         }
         self.jobs = jobs
+    }
+
+    /// A photo, or a frame of a video: what one full picture shows.
+    private static func key(_ face: ReportFace) -> String {
+        face.isVideo ? "v:\(face.frame!):" + face.source : "p:" + face.source
+    }
+
+    /// The faces drawn on each full picture: a photo's or a video frame's rows, named after
+    /// their track's person; for a source only `group`'s tables name, the faces of its people.
+    private static func facesByPicture(_ collection: ReportCollection) -> [String: [ReportFace]] {
+        var faces: [String: [ReportFace]] = [:]
+        for photo in collection.photos { faces[key(ReportFace(source: photo.source, index: 0, box: .zero))] = photo.faces }
+        for video in collection.videos {
+            for (frame, rows) in video.framesWithFaces {
+                faces[key(ReportFace(source: video.source, frame: frame, index: 0, box: .zero))] = rows
+            }
+        }
+        var fromPeople: [String: [ReportFace]] = [:]
+        for person in collection.people ?? [] {
+            for face in person.faces where faces[key(face)] == nil { fromPeople[key(face), default: []].append(face) }
+        }
+        return faces.merging(fromPeople) { kept, _ in kept }
     }
 
     /// The frames of a contact sheet: one every `intervalSeconds` (wider when the video would

@@ -9,12 +9,17 @@ struct ReportPictures: Sendable {
     /// One picture to write, at `output` (a path below the report folder).
     struct Picture: Sendable {
         enum Kind: Sendable {
-            /// The whole photo at most ``thumbnailSide`` px on its longer side, with its faces' boxes.
-            case thumbnail([ReportFace])
+            /// The whole photo at most `side` px on its longer side, with its faces' boxes.
+            case thumbnail([ReportFace], side: Int)
             /// A square around a face's box, ``cropSide`` px.
             case crop(CGRect)
-            /// A video frame with its faces drawn as `facekit annotate` draws them, ``frameWidth`` px wide.
-            case annotatedFrame([ReportFace])
+            /// A video frame with its faces drawn as `facekit annotate` draws them (IDs and
+            /// names in their tags), at most `width` px wide. `labelHeight` fixes the tags'
+            /// capital letters at that many pixels of the result, so that a small frame's tags
+            /// stay readable, and leaves out the smile and eye labels, for which a small frame
+            /// has no room (the full frame it links to has them); `nil` draws everything as
+            /// annotate does for the whole frame.
+            case annotatedFrame([ReportFace], width: Int, labelHeight: Double?)
         }
         var kind: Kind
         /// The video frame it comes from; `nil` for a photo.
@@ -25,6 +30,13 @@ struct ReportPictures: Sendable {
     static let thumbnailSide = 360
     static let cropSide = 144
     static let frameWidth = 480
+    /// The longer side (a photo) or width (a video frame) of the full pictures thumbnails, crops
+    /// and contact-sheet frames link to, at most.
+    static let fullSide = 1920
+    /// Capital letters of the contact sheet's labels, in pixels of its 480 px frames: shown at
+    /// least ``ReportPage/sheetColumnWidth`` CSS px wide, they are 14 x 320 / 480 = 9.3 CSS px
+    /// high, the capitals of a 13 px font (capitals are about 0.7 of a font's size).
+    static let sheetLabelHeight = 14.0
     static let jpegQuality = 82
 
     /// The source as the tables name it.
@@ -51,8 +63,14 @@ struct ReportPictures: Sendable {
     }
 
     private func writePhotoPictures(into folder: String) throws {
-        let needsCrops = pictures.contains { if case .crop = $0.kind { true } else { false } }
-        let image = try FaceImage(contentsOfFile: path, displayWidth: needsCrops ? 800 : Self.thumbnailSide)
+        let width = pictures.map { picture in
+            switch picture.kind {
+            case .crop: 800
+            case .thumbnail(_, let side): side
+            case .annotatedFrame(_, let width, _): width
+            }
+        }.max() ?? Self.thumbnailSide
+        let image = try FaceImage(contentsOfFile: path, displayWidth: width)
         for picture in pictures { try write(picture, from: image, into: folder) }
     }
 
@@ -74,8 +92,8 @@ struct ReportPictures: Sendable {
         let width = Double(image.fullSizeWidth), height = Double(image.fullSizeHeight)
         let result: FaceImage
         switch picture.kind {
-        case .thumbnail(let faces):
-            let scale = min(1, Double(Self.thumbnailSide) / max(width, height))
+        case .thumbnail(let faces, let side):
+            let scale = min(1, Double(side) / max(width, height))
             let size = (w: max(1, Int((width * scale).rounded())), h: max(1, Int((height * scale).rounded())))
             let small = try image.resized(width: size.w, height: size.h)
             let canvas = try ImageCanvas(image: small)
@@ -97,16 +115,20 @@ struct ReportPictures: Sendable {
             result = try image.resized(
                 region: region, width: max(1, Int((Double(Self.cropSide) * region.width / longer).rounded())),
                 height: max(1, Int((Double(Self.cropSide) * region.height / longer).rounded())))
-        case .annotatedFrame(let faces):
+        case .annotatedFrame(let faces, let frameWidth, let labelHeight):
             let canvas = try ImageCanvas(image: image)
             let classified = faces.contains(where: \.classified)
             var layers: Set<AnnotationLayer> = [.boxes, .pose, .ids]
-            if classified { layers.insert(.labels) }
+            if classified && labelHeight == nil { layers.insert(.labels) }
             if faces.contains(where: { !$0.landmarks.isEmpty }) { layers.insert(.landmarks) }
-            try FaceAnnotation(layers: layers, style: AnnotationStyle(imageWidth: image.width, imageHeight: image.height))
-                .draw(faces.map(\.face), on: canvas)
+            let scale = min(1, Double(frameWidth) / width)
+            var style = AnnotationStyle(imageWidth: image.width, imageHeight: image.height)
+            // Drawn at the frame's size, then scaled: the labels' letters are drawn 1 / scale larger.
+            if let labelHeight {
+                style = AnnotationStyle(imageWidth: image.width, imageHeight: image.height, fixedTextHeight: labelHeight / scale)
+            }
+            try FaceAnnotation(layers: layers, style: style).draw(faces.map(\.face), names: faces.map(\.person), on: canvas)
             let drawn = try canvas.image()
-            let scale = min(1, Double(Self.frameWidth) / width)
             result = try drawn.resized(
                 width: max(1, Int((width * scale).rounded())), height: max(1, Int((height * scale).rounded())))
         }

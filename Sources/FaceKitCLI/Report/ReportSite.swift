@@ -17,8 +17,11 @@ struct ReportSite {
     /// Writes everything; returns the sources whose pictures could not be cut, with the reason.
     func write() throws(OutputError) -> [ReportCollection.Failure] {
         let site = try OutputFolder(folder)
-        for sub in ["images", "videos", "people"] { try site.makeFolder(sub) }
         let layout = ReportLayout(collection: collection, sheetIntervalSeconds: sheetIntervalSeconds, locate: locate)
+        // Only the folders that get files: no empty `videos/` in a report without video pages.
+        if !layout.jobs.isEmpty { try site.makeFolder("images") }
+        if !collection.videos.isEmpty { try site.makeFolder("videos") }
+        if let people = collection.people, !people.isEmpty { try site.makeFolder("people") }
         let failures = Mutex<[Int: String]>([:])
         let folder = self.folder
         let pictureJobs = layout.jobs

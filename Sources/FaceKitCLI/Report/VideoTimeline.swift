@@ -8,11 +8,28 @@ struct VideoTimeline {
     let video: VideoTracks
 
     static let width = 800.0
-    static let left = 72.0
     static let right = 28.0
-    var plotWidth: Double { Self.width - Self.left - Self.right }
+    /// The longest lane label shown whole; a longer name ends in `…` (its `<title>` is whole).
+    static let longestLabel = 26
 
-    func x(_ ms: Double) -> Double { Self.left + plotWidth * ms / max(1, video.durationMs) }
+    /// Room for the lane labels: 72 units, more for labels with names (about 6.2 units a letter at 11 units).
+    var left: Double {
+        let longest = video.tracks.map { Self.laneLabel($0).count }.max() ?? 0
+        return min(240, max(72, 16 + 6.2 * Double(longest)))
+    }
+    var plotWidth: Double { Self.width - left - Self.right }
+
+    func x(_ ms: Double) -> Double { left + plotWidth * ms / max(1, video.durationMs) }
+
+    /// A track's name in its lane: `ID 3`, or `ID 3 · Eileen Collins` when the track's person is known.
+    static func laneLabel(_ track: VideoTracks.Track) -> String {
+        let whole = fullLabel(track)
+        return whole.count <= longestLabel ? whole : String(whole.prefix(longestLabel - 1)) + "…"
+    }
+
+    static func fullLabel(_ track: VideoTracks.Track) -> String {
+        "ID \(track.id)" + (track.person.map { " · " + $0 } ?? "")
+    }
 
     /// The CSS colour of a track, matching the colour of its box in the contact sheet.
     static func color(forTrack id: Int) -> String {
@@ -27,13 +44,14 @@ struct VideoTimeline {
         var svg = open(class: "timeline presence", height: height, label: "Tracks on screen over time")
         for (row, track) in video.tracks.enumerated() {
             let y = top + lane * (Double(row) + 0.5)
-            svg += "<text class=\"lane-label\" x=\"\(Self.left - 8)\" y=\"\(n(y + 4))\">ID \(track.id)</text>\n"
+            svg += "<text class=\"lane-label\" x=\"\(n(left - 8))\" y=\"\(n(y + 4))\">"
+            svg += "\(HTMLText.escaped(Self.laneLabel(track)))</text>\n"
             var d = ""
             for segment in video.segments(of: track) {
                 d += "M\(n(x(segment.startMs))) \(n(y))H\(n(max(x(segment.endMs), x(segment.startMs) + 1)))"
             }
             svg += "<path class=\"track\" data-track=\"\(track.id)\" d=\"\(d)\" stroke=\"\(Self.color(forTrack: track.id))\" "
-            svg += "stroke-width=\"\(n(lane * 0.7))\"><title>ID \(track.id)</title></path>\n"
+            svg += "stroke-width=\"\(n(lane * 0.7))\"><title>\(HTMLText.escaped(Self.fullLabel(track)))</title></path>\n"
         }
         svg += timeAxis(y: top + lane * Double(video.tracks.count) + 4)
         return svg + "</svg>"
@@ -43,7 +61,7 @@ struct VideoTimeline {
     func track(_ track: VideoTracks.Track) -> String {
         let panel = 70.0, gap = 18.0, top = 8.0, axis = 28.0
         let height = top + 3 * panel + 2 * gap + axis
-        var svg = open(class: "timeline track-timeline", height: height, label: "Track \(track.id) over time")
+        var svg = open(class: "timeline track-timeline", height: height, label: Self.fullLabel(track) + " over time")
         let panels: [(name: String, css: String, low: Double, high: Double, value: (ReportFace) -> Double?)] = [
             ("smile", "smile", 0, 1, { $0.smiling }),
             ("eyes open", "eyes", 0, 1, { $0.meanEyeOpen }),
@@ -54,16 +72,16 @@ struct VideoTimeline {
             func y(_ value: Double) -> Double {
                 y0 + panel * (1 - (min(spec.high, max(spec.low, value)) - spec.low) / (spec.high - spec.low))
             }
-            svg += "<rect class=\"panel\" x=\"\(Self.left)\" y=\"\(n(y0))\" width=\"\(n(plotWidth))\" height=\"\(panel)\"/>\n"
-            svg += "<text class=\"lane-label\" x=\"\(Self.left - 8)\" y=\"\(n(y0 + panel / 2 + 4))\">\(spec.name)</text>\n"
+            svg += "<rect class=\"panel\" x=\"\(n(left))\" y=\"\(n(y0))\" width=\"\(n(plotWidth))\" height=\"\(panel)\"/>\n"
+            svg += "<text class=\"lane-label\" x=\"\(n(left - 8))\" y=\"\(n(y0 + panel / 2 + 4))\">\(spec.name)</text>\n"
             let lowText = spec.css == "yaw" ? "-90" : "0", highText = spec.css == "yaw" ? "90" : "1"
-            svg += "<text class=\"tick\" x=\"\(Self.left - 3)\" y=\"\(n(y0 + panel))\">\(lowText)</text>"
-            svg += "<text class=\"tick\" x=\"\(Self.left - 3)\" y=\"\(n(y0 + 9))\">\(highText)</text>\n"
+            svg += "<text class=\"tick\" x=\"\(n(left - 3))\" y=\"\(n(y0 + panel))\">\(lowText)</text>"
+            svg += "<text class=\"tick\" x=\"\(n(left - 3))\" y=\"\(n(y0 + 9))\">\(highText)</text>\n"
             if spec.css != "yaw" {
-                svg += "<line class=\"half\" x1=\"\(Self.left)\" x2=\"\(n(Self.left + plotWidth))\" "
+                svg += "<line class=\"half\" x1=\"\(n(left))\" x2=\"\(n(left + plotWidth))\" "
                 svg += "y1=\"\(n(y(0.5)))\" y2=\"\(n(y(0.5)))\"/>\n"
             } else {
-                svg += "<line class=\"half\" x1=\"\(Self.left)\" x2=\"\(n(Self.left + plotWidth))\" "
+                svg += "<line class=\"half\" x1=\"\(n(left))\" x2=\"\(n(left + plotWidth))\" "
                 svg += "y1=\"\(n(y(0)))\" y2=\"\(n(y(0)))\"/>\n"
             }
             var d = ""
@@ -80,7 +98,7 @@ struct VideoTimeline {
             if !d.isEmpty {
                 svg += "<path class=\"series \(spec.css)\" d=\"\(d)\"/>\n"
             } else {
-                svg += "<text class=\"none\" x=\"\(n(Self.left + plotWidth / 2))\" y=\"\(n(y0 + panel / 2 + 4))\">"
+                svg += "<text class=\"none\" x=\"\(n(left + plotWidth / 2))\" y=\"\(n(y0 + panel / 2 + 4))\">"
                 svg += "not in the table</text>\n"
             }
             if spec.css == "eyes" {
@@ -103,7 +121,7 @@ struct VideoTimeline {
     private func timeAxis(y: Double) -> String {
         let seconds = max(0.001, video.durationMs / 1000)
         let step = [0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600].first { seconds / $0 <= 8 } ?? 7200
-        var svg = "<line class=\"axis\" x1=\"\(Self.left)\" x2=\"\(n(Self.left + plotWidth))\" y1=\"\(n(y))\" y2=\"\(n(y))\"/>\n"
+        var svg = "<line class=\"axis\" x1=\"\(n(left))\" x2=\"\(n(left + plotWidth))\" y1=\"\(n(y))\" y2=\"\(n(y))\"/>\n"
         var t = 0.0
         while t <= seconds + 1e-9 {
             let tx = x(t * 1000)

@@ -19,6 +19,7 @@ struct VideoTracks {
             let smiles = faces.compactMap(\.smiling)
             return smiles.isEmpty ? nil : smiles.reduce(0, +) / Double(smiles.count)
         }
+        /// Its best shot by ``ReportFace/shotRank``, the face shown beside its ID.
         var best: ReportFace? { faces.max { $0.shotRank < $1.shotRank } }
     }
 
@@ -37,9 +38,6 @@ struct VideoTracks {
     init(source: String, faces: [ReportFace], summary: [ReportTable.TrackSummaryRow] = []) {
         self.source = source
         let ordered = faces.sorted { ($0.frame ?? 0, $0.index) < ($1.frame ?? 0, $1.index) }
-        var byFrame: [Int: [ReportFace]] = [:]
-        for face in ordered { byFrame[face.frame ?? 0, default: []].append(face) }
-        framesWithFaces = byFrame
         let times = Array(Set(ordered.compactMap(\.timestampMs))).sorted()
         let steps = zip(times.dropFirst(), times).map { $0 - $1 }.sorted()
         stepMs = steps.isEmpty ? 40 : steps[steps.count / 2]
@@ -63,6 +61,15 @@ struct VideoTracks {
                 id: id, faces: faces, blinkTimesMs: blinks, summaryBlinks: summaries[id]?.blinks,
                 person: summaries[id]?.person ?? mostCommon)
         }
+        // Each face named as its track is, so that a frame's tags say who the track is even
+        // where --known did not recognise the face in that frame.
+        let names = Dictionary(uniqueKeysWithValues: tracks.map { ($0.id, $0.person) })
+        var byFrame: [Int: [ReportFace]] = [:]
+        for var face in ordered {
+            if let name = names[face.trackingID ?? -1] ?? nil { face.person = name }
+            byFrame[face.frame ?? 0, default: []].append(face)
+        }
+        framesWithFaces = byFrame
     }
 
     /// The runs of time a track is on screen: consecutive samples closer than ``gapMs``.

@@ -93,3 +93,54 @@ struct ReportBrowserTests {
         }
     }
 }
+
+/// The report at a phone's width and a desktop's, measured in headless Chromium.
+@Suite(
+    "facekit report at phone and desktop widths",
+    .enabled(if: HeadlessBrowser.found != nil, HeadlessBrowser.missingMessage), .needsModels)
+struct ReportWidthTests {
+    struct Measure: Decodable {
+        var viewport: Double
+        var scrollWidth: Double
+        var widestImage: Double
+        var sheetFrames: [Double]
+        var smallestText: Double
+    }
+
+    static let script = """
+        (function () {
+          var images = Array.from(document.querySelectorAll("img")).map(function (i) { return i.getBoundingClientRect().width; });
+          var sheet = Array.from(document.querySelectorAll(".sheet img")).map(function (i) { return i.getBoundingClientRect().width; });
+          var sizes = Array.from(document.querySelectorAll("main p, main td, main th, figcaption, nav a")).map(function (e) {
+            return parseFloat(getComputedStyle(e).fontSize); });
+          return { viewport: innerWidth, scrollWidth: document.documentElement.scrollWidth,
+            widestImage: Math.max.apply(null, images.concat([0])), sheetFrames: sheet,
+            smallestText: Math.min.apply(null, sizes.concat([99])) };
+        })()
+        """
+
+    @Test("No page is wider than the screen, no text below 12 px, sheet tags at least 12 CSS px", arguments: [390, 1280])
+    func widths(width: Int) throws {
+        let browser = try #require(HeadlessBrowser.found)
+        try TestSupport.withTemporaryFolder { folder in
+            let (faces, people) = try ReportFixture.groupTables(in: folder)
+            let (tracks, summary) = try ReportFixture.trackTables(in: folder)
+            let (run, report) = ReportFixture.report(
+                ["--sheet-every", "1", folder + "/faces.csv", tracks, summary, faces, people], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            for page in ["index.html", "photos.html", "people.html", "people/person-0.html", "videos.html", "videos/video-0.html"] {
+                let json = try browser.measure(report + "/" + page, width: width, script: Self.script)
+                let measure = try JSONDecoder().decode(Measure.self, from: Data(json.utf8))
+                #expect(measure.viewport == Double(width))
+                #expect(measure.scrollWidth <= measure.viewport, "\(page) at \(width) px: \(measure.scrollWidth) px wide")
+                #expect(measure.widestImage <= measure.viewport, "\(page) at \(width) px")
+                #expect(measure.smallestText >= 12, "\(page) at \(width) px: text of \(measure.smallestText) px")
+                for shown in measure.sheetFrames {
+                    let font = ReportPictures.sheetLabelHeight * shown / Double(ReportPictures.frameWidth) / 0.7
+                    #expect(font >= 12, "\(page) at \(width) px: a sheet frame \(shown) px wide has \(font) px tags")
+                }
+                if page.hasPrefix("videos/") { #expect(measure.sheetFrames.count == 5) }
+            }
+        }
+    }
+}

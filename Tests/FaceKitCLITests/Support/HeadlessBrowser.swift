@@ -45,7 +45,7 @@ struct HeadlessBrowser {
         return Self.console(run.stderr)
     }
 
-    private func launch(_ arguments: [String]) throws -> TestSupport.Run {
+    fileprivate func launch(_ arguments: [String]) throws -> TestSupport.Run {
         try TestSupport.withTemporaryFolder { profile in
             try TestSupport.runProcess(
                 executable,
@@ -73,5 +73,35 @@ struct HeadlessBrowser {
         let common = histogram.indices.max { histogram[$0] < histogram[$1] }!
         let different = grey.reduce(0) { $0 + (abs(Int($1) - common) > 24 ? 1 : 0) }
         return Double(different) < 0.02 * Double(grey.count)
+    }
+}
+
+extension HeadlessBrowser {
+    /// What `script` (a JavaScript expression) gives on the report page `file` laid out
+    /// `width` CSS px wide, as the JSON text of its value. Headless Chromium lays out no
+    /// narrower than 500 px, so the page is loaded in an iframe that wide: a copy of it, next to
+    /// it (its relative links still work), posts the value to the frame's parent.
+    func measure(_ file: String, width: Int, script: String) throws -> String {
+        let copy = (file as NSString).deletingLastPathComponent + "/measured-\(width).html"
+        let page = try String(contentsOfFile: file, encoding: .utf8)
+        let probe = "<script>addEventListener(\"load\", function () { parent.postMessage(JSON.stringify(\(script)), \"*\"); });</script>"
+        try page.replacingOccurrences(of: "</body>", with: probe + "</body>").write(
+            toFile: copy, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        return try TestSupport.withTemporaryFolder { folder in
+            let frame = folder + "/frame.html"
+            let html = """
+                <!DOCTYPE html><html><body style="margin:0">
+                <iframe style="width:\(width)px;height:900px;border:0" src="\(Self.url(copy))"></iframe>
+                <script>addEventListener("message", function (e) { document.body.setAttribute("data-measured", e.data); });</script>
+                </body></html>
+                """
+            try html.write(toFile: frame, atomically: true, encoding: .utf8)
+            let run = try launch([
+                "--window-size=\(max(500, width + 20)),900", "--virtual-time-budget=5000", "--dump-dom", Self.url(frame),
+            ])
+            let value = try #require(ReportFixture.attributes(["data-measured"], in: run.stdout).first, "no measure")
+            return value.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
+        }
     }
 }

@@ -102,10 +102,18 @@ enum ReportFixture {
                     problems.append("\(relative): \(link) is not relative")
                     continue
                 }
-                let target = URL(fileURLWithPath: report + "/" + (folder.isEmpty ? "" : folder + "/") + link)
+                // `page.html#id` (or `#id`, this page): the page must exist and hold that id.
+                let parts = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+                let file = parts[0].isEmpty ? (relative as NSString).lastPathComponent : String(parts[0])
+                let target = URL(fileURLWithPath: report + "/" + (folder.isEmpty ? "" : folder + "/") + file)
                     .standardizedFileURL.path
                 if !target.hasPrefix(root + "/") { problems.append("\(relative): \(link) leaves the report") }
-                if !FileManager.default.fileExists(atPath: target) { problems.append("\(relative): \(link) is missing") }
+                if !FileManager.default.fileExists(atPath: target) {
+                    problems.append("\(relative): \(link) is missing")
+                } else if parts.count == 2 {
+                    let page = try String(contentsOfFile: target, encoding: .utf8)
+                    if !page.contains(" id=\"\(parts[1])\"") { problems.append("\(relative): \(link): no such id") }
+                }
             }
         }
         return problems
