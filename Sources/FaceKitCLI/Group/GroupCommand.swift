@@ -125,9 +125,6 @@ struct GroupCommand: ParsableCommand {
         }
 
         let described = faces.indices.filter { faces[$0].record.face.descriptor != nil }
-        var flat: [Float] = []
-        flat.reserveCapacity(described.count * FaceDescriptor.length)
-        for index in described { flat += faces[index].record.face.descriptor!.values }
         ProcessBLAS.configureForClustering()
         // Grouping 100,000 faces takes half a minute: say what is going on until it is done.
         let showsProgress = !quiet && context.stderr.isTerminal
@@ -135,13 +132,11 @@ struct GroupCommand: ParsableCommand {
             context.stderr.write("grouping \(described.count) faces into people...")
             context.stderr.flush()
         }
-        let found = try clustering.cluster(flat: flat, dimension: FaceDescriptor.length) { a, b in
-            faces[described[a]].isApart(from: faces[described[b]])
-        }
+        let clustered = try Self.people(of: faces, clustering: clustering)
         if showsProgress { context.stderr.write("\r\u{1B}[K") }
-        var personOfFace = [Int?](repeating: nil, count: faces.count)
-        for (position, index) in described.enumerated() { personOfFace[index] = found.labels[position] }
-        let summaries = PersonSummary.summaries(of: faces, people: personOfFace, count: found.count)
+        let joined = VideoPersonJoining().join(faces, people: clustered.people, count: clustered.count)
+        let personOfFace = joined.people
+        let summaries = PersonSummary.summaries(of: faces, people: personOfFace, count: joined.count)
 
         let columns = FaceRecordColumns(landmarks: detection.landmarks, people: known != nil)
         try folder.write(GroupOutputFolder.facesFile) { sink in
@@ -169,7 +164,7 @@ struct GroupCommand: ParsableCommand {
         if !quiet && context.stderr.isTerminal {
             let undescribed = faces.count - described.count
             context.stderr.write(
-                "\(faces.count) faces, \(found.count) people"
+                "\(faces.count) faces, \(joined.count) people"
                     + (undescribed > 0 ? " (\(undescribed) faces without a descriptor left out)" : "")
                     + (failures > 0 ? ", \(failures) inputs failed" : "") + "\n")
         }
