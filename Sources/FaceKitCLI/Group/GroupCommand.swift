@@ -9,7 +9,8 @@ import Foundation
 /// into the `--output` folder, each replaced only once complete.
 ///
 /// A video gives one face per track: the track's best-quality face, with one descriptor from a
-/// few of its best shots (``VideoTrackFaces``). Inputs that fail are reported on standard error
+/// few of its best shots (``VideoTrackFaces``). After clustering, a person seen only in video may
+/// join a person of the photos (``VideoPersonJoining``). Inputs that fail are reported on standard error
 /// and skipped; the exit status is then 1.
 ///
 /// ```sh
@@ -25,7 +26,8 @@ struct GroupCommand: ParsableCommand {
                 Folders are searched recursively for photos and videos, in path order; a .jsonl (or .ndjson) file \
                 is read as the output of analyze --descriptors --format jsonl, so that a collection \
                 analysed in shards is grouped without analysing a photo twice. A video, or track's \
-                JSON Lines, gives one face per track. Writes faces.csv (one row per face, with its person_id) and people.csv (one \
+                JSON Lines, gives one face per track; a person seen only in video joins the person of the \
+                photos whose mean descriptor is within 0.60 of theirs, when no other is. Writes faces.csv (one row per face, with its person_id) and people.csv (one \
                 row per person, with the best shot) into the --output folder, and with --crops \
                 a picture of each person's best shot. An input that cannot be \
                 read is reported on standard error and skipped; the exit status is then 1.

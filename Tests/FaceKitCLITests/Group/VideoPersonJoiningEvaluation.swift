@@ -122,6 +122,24 @@ struct VideoPersonJoiningEvaluation {
         return count
     }
 
+    /// For looking at: each named track's two nearest photo people (their photo faces' mean).
+    static func printNearest(_ faces: [GroupedFace], people: [Int?], identities: [String], set: String) {
+        var photoFaces: [Int: [Int]] = [:]
+        for index in faces.indices where !faces[index].isVideo {
+            if let person = people[index] { photoFaces[person, default: []].append(index) }
+        }
+        let means = photoFaces.mapValues { members in
+            (FaceDescriptor.mean(of: members.compactMap { faces[$0].record.face.descriptor }),
+             Set(members.map { identities[$0] }).sorted().joined(separator: "+"))
+        }
+        for track in faces.indices where faces[track].isVideo && !identities[track].hasPrefix("unnamed") {
+            guard let descriptor = faces[track].record.face.descriptor else { continue }
+            let ranked = means.values.map { (name: $0.1, distance: descriptor.distance(to: $0.0)) }.sorted { $0.distance < $1.distance }
+            print("\(set): track \(identities[track]): "
+                + ranked.prefix(2).map { "\($0.name) \(String(format: "%.3f", $0.distance))" }.joined(separator: ", "))
+        }
+    }
+
     static func cell(_ count: PairCount) -> String { "\(count.trueJoins) / \(count.wrongJoins) / \(count.missedJoins)" }
 
     @Test("pair accuracy by threshold and condition; the rule chosen on the first set is group's", .needsModels, .needsSharedData)
@@ -135,6 +153,7 @@ struct VideoPersonJoiningEvaluation {
             let faces = try Self.faces([set.photos]) + video
             let identities = try Self.identities(of: faces, photos: set.people)
             let clustered = try GroupCommand.people(of: faces, clustering: FaceClustering())
+            Self.printNearest(faces, people: clustered.people, identities: identities, set: set.name)
             var setCounts = [Self.pairs(faces, people: clustered.people, identities: identities)]
             for threshold in Self.thresholds {
                 for condition in Self.conditions {
