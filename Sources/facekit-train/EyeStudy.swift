@@ -34,11 +34,12 @@ struct EyeStudy {
     }
 
     /// Mean eye aspect ratio against the labels as given and shifted: the shift with the highest
-    /// AUC is how far the labels lead the video.
+    /// AUC is how far the labels lead the video (``BlinkLabels/leads``, which the table checks).
     static func labelAlignmentTable(_ data: EyeSamples) -> [String] {
         var lines = [
             "### FOCUS label alignment (mean eye aspect ratio as a score for 'open', AUC)", "",
-            "| clip | label i = frame i | label i = frame i+1 (used) | label i = frame i+2 |", "|---|---|---|---|",
+            "| clip | label i = frame i | label i = frame i+1 | label i = frame i+2 | lead used |",
+            "|---|---|---|---|---|",
         ]
         for (name, alignment) in data.labelAlignment.sorted(by: { $0.key < $1.key }) {
             let aucs = (0...2).map { shift -> Double in
@@ -51,7 +52,12 @@ struct EyeStudy {
                 }
                 return ClassifierMetrics.rocAUC(scores: scores, labels: labels)
             }
-            lines.append("| \(name) | " + aucs.map(Report.f3).joined(separator: " | ") + " |")
+            let used = BlinkLabels.leads[name] ?? 1
+            let best = aucs.indices.max { aucs[$0] < aucs[$1] } ?? used
+            lines.append("| \(name) | " + aucs.map(Report.f3).joined(separator: " | ") + " | \(used) |")
+            if best != used {
+                lines.append("| (the labels of \(name) fit best with a lead of \(best): BlinkLabels.leads says \(used)) |||||")
+            }
         }
         return lines
     }
