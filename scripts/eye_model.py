@@ -328,35 +328,23 @@ def export_onnx(params, a, b, path, name="facekit_eye_state",
                      "(1.8 eye widths square, aligned by the 68 landmarks; scripts/eye_model.py)"),
                 producer="facekit eye_model.py"):
     """The network with the calibration folded into its last layer; input "patch" (N x 1 x 32 x 32,
-    standardised by the caller), output "logit" (N x 1). scripts/smile_model.py gives its own
-    name and description."""
-    params = [(np.asarray(w, np.float32), np.asarray(bb, np.float32)) for (w, bb) in params]
-    # Channels first, as ONNX: kernels HWIO -> OIHW, and the first dense layer's inputs from
-    # (height, width, channel) order to (channel, height, width).
-    for i in range(3):
-        params[i] = (np.ascontiguousarray(params[i][0].transpose(3, 2, 0, 1)), params[i][1])
-    w, bb = params[3]
-    cells, channels = SIDE // 8, CONVS[-1][1]
-    params[3] = (np.ascontiguousarray(w.reshape(-1, cells, cells, channels).transpose(0, 3, 1, 2).reshape(w.shape[0], -1)), bb)
-    w, bb = params[4]
-    params[4] = (w * a, bb * a + b)
-    nodes, initialisers = [], []
-    current = "patch"
-    for i, (w, bb) in enumerate(params[:3]):
-        initialisers += [numpy_helper.from_array(w, f"conv{i}.w"), numpy_helper.from_array(bb, f"conv{i}.b")]
-        nodes.append(helper.make_node("Conv", [current, f"conv{i}.w", f"conv{i}.b"], [f"conv{i}"], kernel_shape=[3, 3],
-                                      pads=[1, 1, 1, 1]))
-        nodes.append(helper.make_node("Relu", [f"conv{i}"], [f"relu{i}"]))
-        nodes.append(helper.make_node("MaxPool", [f"relu{i}"], [f"pool{i}"], kernel_shape=[2, 2], strides=[2, 2]))
-        current = f"pool{i}"
-    nodes.append(helper.make_node("Flatten", [current], ["flat"], axis=1))
-    for i, (w, bb) in enumerate(params[3:]):
-        initialisers += [numpy_helper.from_array(w, f"dense{i}.w"), numpy_helper.from_array(bb, f"dense{i}.b")]
-        output = "logit" if i == 1 else f"dense{i}"
-        nodes.append(helper.make_node("Gemm", ["flat" if i == 0 else "hidden", f"dense{i}.w", f"dense{i}.b"], [output],
-                                      transB=1))
-        if i == 0:
-            nodes.append(helper.make_node("Relu", [output], ["hidden"]))
+    standardised by the caller), output "logit" (N x 1). `params` is one network, or a list of
+    networks whose logits are averaged (an ensemble: one branch each, summed, the mean calibrated).
+    scripts/smile_model.py gives its own name and description."""
+    members = params if isinstance(params[0], list) else [params]
+    nodes, initialisers, outputs = [], [], []
+    for k, member in enumerate(members):
+        prefix = "" if len(members) == 1 else f"m{k}."
+        output = "logit" if len(members) == 1 else f"{prefix}logit"
+        # The mean of the members' logits, calibrated: each last layer scaled by a / K, its bias
+        # by a / K plus b / K, and the branches summed.
+        scale, shift = a / len(members), b / len(members)
+        branch_nodes, branch_initialisers = _branch(member, scale, shift, prefix, output)
+        nodes += branch_nodes
+        initialisers += branch_initialisers
+        outputs.append(output)
+    if len(members) > 1:
+        nodes.append(helper.make_node("Sum", outputs, ["logit"]))
     graph = helper.make_graph(
         nodes, name,
         [helper.make_tensor_value_info("patch", TensorProto.FLOAT, ["N", 1, SIDE, SIDE])],
@@ -366,6 +354,40 @@ def export_onnx(params, a, b, path, name="facekit_eye_state",
     model.doc_string = doc
     onnx.checker.check_model(model)
     onnx.save(model, path)
+
+
+def _branch(params, a, b, prefix, output):
+    """One network's ONNX nodes and weights, from input "patch" to `output`, its last layer
+    scaled by a and shifted by b; names start with `prefix`."""
+    params = [(np.asarray(w, np.float32), np.asarray(bb, np.float32)) for (w, bb) in params]
+    # Channels first, as ONNX: kernels HWIO -> OIHW, and the first dense layer's inputs from
+    # (height, width, channel) order to (channel, height, width).
+    for i in range(3):
+        params[i] = (np.ascontiguousarray(params[i][0].transpose(3, 2, 0, 1)), params[i][1])
+    w, bb = params[3]
+    cells, channels = SIDE // 8, CONVS[-1][1]
+    params[3] = (np.ascontiguousarray(w.reshape(-1, cells, cells, channels).transpose(0, 3, 1, 2).reshape(w.shape[0], -1)), bb)
+    w, bb = params[4]
+    params[4] = (np.float32(w * a), np.float32(bb * a + b))
+    nodes, initialisers = [], []
+    current = "patch"
+    for i, (w, bb) in enumerate(params[:3]):
+        initialisers += [numpy_helper.from_array(w, f"{prefix}conv{i}.w"), numpy_helper.from_array(bb, f"{prefix}conv{i}.b")]
+        nodes.append(helper.make_node("Conv", [current, f"{prefix}conv{i}.w", f"{prefix}conv{i}.b"], [f"{prefix}conv{i}"],
+                                      kernel_shape=[3, 3], pads=[1, 1, 1, 1]))
+        nodes.append(helper.make_node("Relu", [f"{prefix}conv{i}"], [f"{prefix}relu{i}"]))
+        nodes.append(helper.make_node("MaxPool", [f"{prefix}relu{i}"], [f"{prefix}pool{i}"], kernel_shape=[2, 2],
+                                      strides=[2, 2]))
+        current = f"{prefix}pool{i}"
+    nodes.append(helper.make_node("Flatten", [current], [f"{prefix}flat"], axis=1))
+    for i, (w, bb) in enumerate(params[3:]):
+        initialisers += [numpy_helper.from_array(w, f"{prefix}dense{i}.w"), numpy_helper.from_array(bb, f"{prefix}dense{i}.b")]
+        out = output if i == 1 else f"{prefix}dense{i}"
+        nodes.append(helper.make_node("Gemm", [f"{prefix}flat" if i == 0 else f"{prefix}hidden", f"{prefix}dense{i}.w",
+                                               f"{prefix}dense{i}.b"], [out], transB=1))
+        if i == 0:
+            nodes.append(helper.make_node("Relu", [out], [f"{prefix}hidden"]))
+    return nodes, initialisers
 
 
 # ---- main --------------------------------------------------------------------------------------

@@ -15,9 +15,10 @@ Protocol (nothing is chosen on the test split):
 - the training part is dealt into five folds by file (each photo a person, as neither set names
   its people); for each candidate number of training steps a network trained on four folds
   scores the fifth, and the candidate whose out-of-fold scores rank best (the mean of the two
-  sets' AUCs) is kept;
+  sets' AUCs) is kept; with --members, the candidates are also one network or the mean of
+  several (each from its own seed), each read on the patch alone or with its mirror image too;
 - the kept candidate's out-of-fold logits fit the calibration (Platt scaling, both sets weighing
-  the same), which is folded into the shipped network's last layer; that network is trained on
+  the same), which is folded into the shipped networks' last layers; they are trained on
   the whole training part and scored once on the test split;
 - leave one set out: a network trained on one set's training part scores the other set's test
   split (its own probabilities: the calibration saw both sets).
@@ -76,6 +77,17 @@ def set_weights(sets, rows):
     return w * rows.sum()
 
 
+def member_seed(member):
+    """The seed of an ensemble's network `member` (the first has the single network's)."""
+    return SEED + 1000 * member
+
+
+def combined(logits, mirror):
+    """The mean logit of networks given as (plain, mirrored) logits, over the plain readings only
+    or over both."""
+    return np.mean([(z + zm) / 2 if mirror else z for z, zm in logits], axis=0)
+
+
 def metrics(p, y):
     return net.auc(p, y), float(np.mean((p >= 0.5) == (y == 1))), float(np.mean((p - y) ** 2))
 
@@ -105,6 +117,9 @@ def main():
     parser.add_argument("--work", required=True, help="a folder for what a run keeps (held-out logits, the network)")
     parser.add_argument("--candidates", default="3200",
                         help="numbers of training steps to choose from by cross-validation")
+    parser.add_argument("--members", default="1",
+                        help="numbers of networks averaged to choose from by cross-validation (each also "
+                             "scored with and without the mirror image)")
     args = parser.parse_args()
     log = lambda text: print(text, file=sys.stderr, flush=True)
     started = time.time()
@@ -118,66 +133,94 @@ def main():
         f"{s} train {np.sum(train & (sets == s))} ({int(np.sum(train & (sets == s) & (labels == 1)))} smiling), "
         f"test {np.sum(test & (sets == s))}" for s in names))
 
-    # 1. Cross-validation inside the training part, to choose the number of steps.
+    # 1. Cross-validation inside the training part, to choose the number of steps, the number of
+    #    networks averaged (an ensemble, each trained from its own seed) and whether each face is
+    #    also read mirrored (the mean of the two logits). The first network of each fold has the
+    #    seed the single network always had, so the single-network rows repeat earlier runs.
     folds = folds_of(sets, d["sources"], train)
     candidates = [int(c) for c in args.candidates.split(",")]
-    out_of_fold = {}
+    sizes = [int(c) for c in args.members.split(",")]
+    mirrored = np.ascontiguousarray(base[:, :, ::-1])
+    member_logits = {}  # steps -> list over members of (plain, mirrored) out-of-fold logits
     for steps in candidates:
-        z = np.full(len(base), np.nan)
-        for fold in range(FOLDS):
-            t = time.time()
-            fit = train & (folds != fold)
-            params = net.train(base[fit], labels[fit], weights[fit], steps, SEED + fold)
-            z[folds == fold] = net.predict(params, base[folds == fold])
-            log(f"{steps} steps, fold {fold}: {time.time() - t:.0f} s")
-        out_of_fold[steps] = z
-    cv_auc = {steps: np.mean([net.auc(z[train & (sets == s)], labels[train & (sets == s)]) for s in names])
-              for steps, z in out_of_fold.items()}
-    chosen = max(candidates, key=lambda steps: (round(cv_auc[steps], 4), -steps))
-    log(f"chosen: {chosen} steps")
+        member_logits[steps] = []
+        for member in range(max(sizes)):
+            z, zm = np.full(len(base), np.nan), np.full(len(base), np.nan)
+            for fold in range(FOLDS):
+                t = time.time()
+                fit = train & (folds != fold)
+                params = net.train(base[fit], labels[fit], weights[fit], steps, member_seed(member) + fold)
+                z[folds == fold] = net.predict(params, base[folds == fold])
+                zm[folds == fold] = net.predict(params, mirrored[folds == fold])
+                log(f"{steps} steps, network {member + 1}, fold {fold}: {time.time() - t:.0f} s")
+            member_logits[steps].append((z, zm))
+    out_of_fold = {(steps, size, mirror): combined(member_logits[steps][:size], mirror)
+                   for steps in candidates for size in sizes for mirror in (False, True)}
+    cv_auc = {key: np.mean([net.auc(z[train & (sets == s)], labels[train & (sets == s)]) for s in names])
+              for key, z in out_of_fold.items()}
+    # The best mean AUC to four places; on a tie the cheaper: fewer networks, no mirror, fewer steps.
+    chosen = max(out_of_fold, key=lambda k: (round(cv_auc[k], 4), -k[1], not k[2], -k[0]))
+    chosen_steps, chosen_size, chosen_mirror = chosen
+    log(f"chosen: {chosen_steps} steps, {chosen_size} network(s), mirrored {'too' if chosen_mirror else 'no'}")
 
     # 2. Calibration on the chosen candidate's out-of-fold logits.
     z_cv = out_of_fold[chosen]
     a, b = net.fit_platt(z_cv[train], labels[train], set_weights(sets, train)[train])
 
-    # 3. The shipped network: the whole training part.
-    t = time.time()
-    params = net.train(base[train], labels[train], weights[train], chosen, SEED, log)
-    log(f"shipped network: {time.time() - t:.0f} s")
+    # 3. The shipped networks: the whole training part.
+    members = []
+    for member in range(chosen_size):
+        t = time.time()
+        members.append(net.train(base[train], labels[train], weights[train], chosen_steps, member_seed(member), log))
+        log(f"shipped network {member + 1}: {time.time() - t:.0f} s")
     np.savez(os.path.join(args.work, "network.npz"),
-             params=np.array([(np.asarray(w), np.asarray(bb)) for (w, bb) in params], dtype=object))
-    net.export_onnx(params, a, b, args.output, name="facekit_smile",
+             params=np.array([[(np.asarray(w), np.asarray(bb)) for (w, bb) in m] for m in members], dtype=object))
+    net.export_onnx(members if chosen_size > 1 else members[0], a, b, args.output, name="facekit_smile",
                     doc=("FaceKit smile: logit of 'smiling' for a standardised 32 x 32 grey mouth patch (one "
                          "outer-eye-corner distance square, centred between the mouth's corners and levelled by "
-                         "the 68 landmarks; scripts/smile_model.py)"),
+                         "the 68 landmarks; scripts/smile_model.py)"
+                         + (f"; the mean of {chosen_size} networks" if chosen_size > 1 else "")
+                         + ("; calibrated for the mean of the logits of the patch and of its mirror image, "
+                            "which the caller takes" if chosen_mirror else "")),
                     producer="facekit smile_model.py")
     log(f"wrote {args.output}")
-    cnn = net.sigmoid(a * net.predict(params, base) + b)
+    shipped = lambda patches: combined([(net.predict(m, patches), net.predict(m, patches[:, :, ::-1])) for m in members],
+                                       chosen_mirror)
+    cnn = net.sigmoid(a * shipped(base) + b)
+    # The single network shipped before (the first member, its calibration from its own
+    # out-of-fold logits), for the before-and-after table.
+    a1, b1 = net.fit_platt(out_of_fold[(chosen_steps, 1, False)][train], labels[train],
+                           set_weights(sets, train)[train])
+    single = net.sigmoid(a1 * net.predict(members[0], base) + b1) if chosen != (chosen_steps, 1, False) else cnn
 
     # 4. Leave one set out: trained on one set's training part, scored on the other's test split.
     by_set = np.full(len(base), np.nan)
     for left_out in names:
         t = time.time()
         fit = train & (sets != left_out)
-        p = net.train(base[fit], labels[fit], weights[fit], chosen, SEED)
         scored = test & (sets == left_out)
-        by_set[scored] = net.sigmoid(net.predict(p, base[scored]))
+        left = [net.train(base[fit], labels[fit], weights[fit], chosen_steps, member_seed(member))
+                for member in range(chosen_size)]
+        by_set[scored] = net.sigmoid(combined(
+            [(net.predict(m, base[scored]), net.predict(m, mirrored[scored])) for m in left], chosen_mirror))
         log(f"without {left_out}: {time.time() - t:.0f} s")
 
     # Tables.
+    shipped_name = ("smile network" + (f", mean of {chosen_size} networks" if chosen_size > 1 else "")
+                    + (", with the mirror image" if chosen_mirror else ""))
     pretty = {"genki": "GENKI-4K (files 3 mod 4)", "smilesmiled": "SMILEsmileD (odd numbers)"}
     print(f"Mouths: " + "; ".join(
         f"{s}: {np.sum(train & (sets == s))} training faces, {np.sum(test & (sets == s))} held out" for s in names)
           + ". Faces with implausible landmarks (the runtime gives them no smile): "
           + ", ".join(f"{s} {int(np.sum(test & (sets == s) & ~d['plausible']))} held out" for s in names) + ".\n")
     print("Cross-validation inside the training part (five folds by file), mean of the two sets' AUCs:\n")
-    print("| training steps | " + " | ".join(f"{s} AUC" for s in names) + " | mean |")
-    print("|---|" + "---|" * (len(names) + 1))
-    for steps in candidates:
-        z = out_of_fold[steps]
+    print("| training steps | networks | mirror image too | " + " | ".join(f"{s} AUC" for s in names) + " | mean |")
+    print("|---|---|---|" + "---|" * (len(names) + 1))
+    for key, z in out_of_fold.items():
+        steps, size, mirror = key
         per = [net.auc(z[train & (sets == s)], labels[train & (sets == s)]) for s in names]
-        print(f"| {steps}{' (chosen)' if steps == chosen else ''} | " + " | ".join(f3(x) for x in per)
-              + f" | {f3(cv_auc[steps])} |")
+        print(f"| {steps} | {size} | {'yes' if mirror else 'no'}{' (chosen)' if key == chosen else ''} | "
+              + " | ".join(f3(x) for x in per) + f" | {f3(cv_auc[key])} |")
     print(f"\nCalibration (Platt scaling on the chosen candidate's out-of-fold logits, both sets weighing the "
           f"same): a = {a:.4f}, b = {b:.4f}\n")
     print("Held out (the test split), the same faces for both models:\n")
@@ -186,13 +229,19 @@ def main():
     for s in names:
         rows = test & (sets == s)
         y = labels[rows]
-        for title, p in (("geometric (logistic, SmileFeatures)", d["geometric"]), ("smile network", cnn)):
+        models = [("geometric (logistic, SmileFeatures)", d["geometric"])]
+        if single is not cnn:
+            models.append(("smile network, one network (shipped before)", single))
+        models.append((shipped_name, cnn))
+        for title, p in models:
             auc_, acc, brier = metrics(p[rows], y)
             print(f"| {pretty[s]} | {rows.sum()} | {int(y.sum())} | {title} | {f3(auc_)} | {f3(acc)} | {f3(brier)} |")
     if not np.isnan(d["runtime"][test]).all():
         same = test & ~np.isnan(d["runtime"])
+        # The runtime's own smile probability when the patches were exported: with the network
+        # this run writes installed first, the two agree (the export check).
         print(f"\n(The runtime at export gave {same.sum()} of the {test.sum()} held-out faces a probability; "
-              f"its largest difference from the geometric column: {np.nanmax(np.abs(d['runtime'][same] - d['geometric'][same])):.4f}.)")
+              f"its largest difference from this run's network: {np.nanmax(np.abs(d['runtime'][same] - cnn[same])):.4f}.)")
     print("\nLeave one set out (trained on the other set's training part, scored on this set's held-out faces):\n")
     print("| left out | faces | model | ROC AUC | accuracy at 0.5 | Brier |")
     print("|---|---|---|---|---|---|")

@@ -1,9 +1,9 @@
 import Foundation
 
-/// Whether a face smiles, read from how its mouth looks: a small convolutional network (FaceKit's
-/// `smile.onnx`, trained by `scripts/train-smile-model` on GENKI-4K and SMILEsmileD faces,
-/// docs/accuracy.md "Smile") over the mouth's grey patch (``MouthPatch``), ``side`` pixels square
-/// and ``widthInEyeDistances`` outer-eye-corner distances across.
+/// Whether a face smiles, read from how its mouth looks: the mean of three small convolutional
+/// networks (FaceKit's `smile.onnx`, one graph, trained by `scripts/train-smile-model` on GENKI-4K
+/// and SMILEsmileD faces, docs/accuracy.md "Smile") over the mouth's grey patch (``MouthPatch``),
+/// ``side`` pixels square and ``widthInEyeDistances`` outer-eye-corner distances across.
 ///
 /// Its output is calibrated (``CalibratedPatchNetwork``): the probability of a smile.
 package final class SmileModel: Sendable {
