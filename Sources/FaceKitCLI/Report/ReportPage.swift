@@ -93,8 +93,9 @@ struct ReportPage {
         .stats li { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 16px; min-width: 120px; }
         .stats b { display: block; font-size: 24px; }
         .stats span { color: var(--muted); font-size: 13px; }
-        table { border-collapse: collapse; background: #fff; margin: 8px 0; display: block; max-width: 100%; overflow-x: auto; }
-        th, td { border: 1px solid var(--line); padding: 4px 10px; text-align: left; vertical-align: top; overflow-wrap: break-word; }
+        table { border-collapse: collapse; margin: 8px 0; display: block; max-width: 100%; overflow-x: auto; }
+        th, td { border: 1px solid var(--line); padding: 4px 10px; text-align: left; vertical-align: top; overflow-wrap: break-word; background: #fff; }
+        td.when { white-space: nowrap; }
         td.face { padding: 3px; width: 58px; }
         td.face img, td.face .missing { width: 52px; height: 52px; display: block; border-radius: 4px; }
         td.face .missing { padding: 0; font-size: 0; }

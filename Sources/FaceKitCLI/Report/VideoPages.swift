@@ -29,7 +29,7 @@ struct VideoPages {
             html += ReportPage.linkedImage(bestFace(index, number), depth: depth, alt: "ID \(track.id)", written: written)
             html += "</td><td><a href=\"\(page)#track-\(track.id)\">ID \(track.id)</a></td>"
             html += "<td>\(track.person.map(HTMLText.escaped) ?? "<span class=\"muted\">-</span>")</td>"
-            html += "<td>\(HTMLText.time(milliseconds: track.firstMs))-\(HTMLText.time(milliseconds: track.lastMs))</td></tr>\n"
+            html += "<td class=\"when\">\(HTMLText.time(milliseconds: track.firstMs))-\(HTMLText.time(milliseconds: track.lastMs))</td></tr>\n"
         }
         return html + "</table>\n"
     }
