@@ -103,8 +103,9 @@ struct ReportPage {
         .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 16px; }
         figure { margin: 0; }
         svg { width: 100%; height: auto; background: #fff; border: 1px solid var(--line); border-radius: 6px; }
-        .plot { overflow-x: auto; }
-        .plot svg { min-width: 640px; }
+        .plot, .charts figure { overflow-x: auto; }
+        .plot svg { min-width: 720px; }
+        .charts svg { min-width: 560px; }
         svg text { font: 11px system-ui, sans-serif; fill: var(--ink); }
         svg .bar { fill: #4d86e0; }
         svg .count, svg .label, svg .axis-label, svg .tick-x { text-anchor: middle; }

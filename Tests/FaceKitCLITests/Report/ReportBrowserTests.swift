@@ -105,6 +105,7 @@ struct ReportWidthTests {
         var widestImage: Double
         var sheetFrames: [Double]
         var smallestText: Double
+        var smallestPlotText: Double
     }
 
     static let script = """
@@ -113,13 +114,18 @@ struct ReportWidthTests {
           var sheet = Array.from(document.querySelectorAll(".sheet img")).map(function (i) { return i.getBoundingClientRect().width; });
           var sizes = Array.from(document.querySelectorAll("main p, main td, main th, figcaption, nav a")).map(function (e) {
             return parseFloat(getComputedStyle(e).fontSize); });
+          var plots = Array.from(document.querySelectorAll("svg")).map(function (svg) {
+            var text = svg.querySelector("text");
+            if (!text || !svg.viewBox.baseVal.width) return 99;
+            return parseFloat(getComputedStyle(text).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; });
           return { viewport: innerWidth, scrollWidth: document.documentElement.scrollWidth,
+            smallestPlotText: Math.min.apply(null, plots.concat([99])),
             widestImage: Math.max.apply(null, images.concat([0])), sheetFrames: sheet,
             smallestText: Math.min.apply(null, sizes.concat([99])) };
         })()
         """
 
-    @Test("No page is wider than the screen, no text below 12 px, sheet tags at least 12 CSS px", arguments: [390, 1280])
+    @Test("No page is wider than the screen, no text below 12 px (9 px in plots), sheet tags at least 12 CSS px", arguments: [390, 1280])
     func widths(width: Int) throws {
         let browser = try #require(HeadlessBrowser.found)
         try TestSupport.withTemporaryFolder { folder in
@@ -135,6 +141,8 @@ struct ReportWidthTests {
                 #expect(measure.scrollWidth <= measure.viewport, "\(page) at \(width) px: \(measure.scrollWidth) px wide")
                 #expect(measure.widestImage <= measure.viewport, "\(page) at \(width) px")
                 #expect(measure.smallestText >= 12, "\(page) at \(width) px: text of \(measure.smallestText) px")
+                // A plot scrolls sideways rather than shrink its labels below 9 px.
+                #expect(measure.smallestPlotText >= 9, "\(page) at \(width) px: plot text of \(measure.smallestPlotText) px")
                 for shown in measure.sheetFrames {
                     let font = ReportPictures.sheetLabelHeight * shown / Double(ReportPictures.frameWidth) / 0.7
                     #expect(font >= 12, "\(page) at \(width) px: a sheet frame \(shown) px wide has \(font) px tags")
