@@ -9,13 +9,20 @@ struct OverviewPage {
     func html() -> String {
         let c = collection
         var body = "<ul class=\"stats\">\n"
-        func stat(_ value: Int, _ label: String) { body += "<li><b>\(value)</b><span>\(label)</span></li>\n" }
-        stat(c.photos.count, c.knowsFacelessPhotos ? "photos analysed" : "photos with faces")
-        stat(c.faceCount, "faces in photos")
-        stat(c.videoCount, "videos")
-        stat(c.trackCount, "tracks in videos")
-        if let people = c.people { stat(people.count, "people") }
-        stat(c.failures.count, "files failed")
+        // "1 video", as the people cards count, never "1 videos".
+        func stat(_ value: Int, _ one: String, _ many: String) {
+            body += "<li><b>\(value)</b><span>\(value == 1 ? one : many)</span></li>\n"
+        }
+        if c.knowsFacelessPhotos {
+            stat(c.photos.count, "photo analysed", "photos analysed")
+        } else {
+            stat(c.photos.count, "photo with faces", "photos with faces")
+        }
+        stat(c.faceCount, "face in photos", "faces in photos")
+        stat(c.videoCount, "video", "videos")
+        stat(c.trackCount, "track in videos", "tracks in videos")
+        if let people = c.people { stat(people.count, "person", "people") }
+        stat(c.failures.count, "file failed", "files failed")
         body += "</ul>\n"
         if !c.knowsFacelessPhotos && !c.photos.isEmpty {
             body += "<p class=\"muted\">From tables: a table has rows only for faces, so photos without faces "

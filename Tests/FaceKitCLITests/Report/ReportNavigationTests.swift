@@ -162,7 +162,7 @@ struct ReportNavigationTests {
             let frame = try #require(faces.column("frame"))
             let videoRows = faces.rows.filter { !$0[frame].isEmpty }.count
             let index = try String(contentsOfFile: report + "/index.html", encoding: .utf8)
-            #expect(index.contains("<b>1</b><span>videos</span>"))
+            #expect(index.contains("<b>1</b><span>video</span>"))
             #expect(index.contains("<b>\(videoRows)</b><span>tracks in videos</span>"))
             let grid = try String(contentsOfFile: report + "/people.html", encoding: .utf8)
             #expect(grid.contains(" 1 video"))
