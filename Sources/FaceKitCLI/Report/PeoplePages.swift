@@ -1,5 +1,5 @@
-/// `people.html`, a grid of each person's best shot with name or number and how many photos and
-/// videos they are in, and `people/person-N.html`, one page per person: their best shot beside
+/// `people.html`, a grid of each person's best shot (opening its full picture) with name or number
+/// and how many photos and videos they are in (opening their page), and `people/person-N.html`, one page per person: their best shot beside
 /// their name and number, then their faces cropped from the sources (at most
 /// `--faces-per-person`, best shots first), each linked to the full photo or video frame.
 struct PeoplePages {
@@ -11,11 +11,14 @@ struct PeoplePages {
     func gridHTML() -> String {
         var body = "<div class=\"people\" id=\"people-grid\">\n"
         for (index, person) in people.enumerated() {
-            body += "<a class=\"person\" href=\"people/person-\(index).html\">"
-            body += ReportPage.image(layout.personBest[index].picture, depth: 0, alt: person.title, written: written)
+            // The best shot opens its full picture, as every picture of the report; the caption
+            // opens the person's page.
+            body += "<div class=\"person\">"
+            body += ReportPage.linkedImage(layout.personBest[index], depth: 0, alt: person.title, written: written)
+            body += "<a class=\"person-link\" href=\"people/person-\(index).html\">"
             body += "<span class=\"caption\"><b>\(HTMLText.escaped(person.title))</b>"
             if let id = person.id, person.name != nil { body += " <span class=\"muted\">Person \(id)</span>" }
-            body += "<br><span class=\"muted\">" + counts(person) + "</span></span></a>\n"
+            body += "<br><span class=\"muted\">" + counts(person) + "</span></span></a></div>\n"
         }
         return page.document(title: "People", section: .people, body: body + "</div>\n")
     }

@@ -129,7 +129,8 @@ struct ReportPage {
         figcaption .muted, .muted { color: var(--muted); }
         .missing { background: #eceef2; color: var(--muted); font-size: 12px; padding: 24px 8px; text-align: center; }
         .people { display: grid; grid-template-columns: repeat(auto-fill, minmax(160px, 1fr)); gap: 14px; }
-        .person { text-decoration: none; color: inherit; display: block; text-align: center; }
+        .person { display: block; text-align: center; }
+        .person-link { text-decoration: none; color: inherit; display: block; }
         .person img, .faces img { width: 100%; height: auto; border-radius: 4px; display: block; }
         .faces { display: grid; grid-template-columns: repeat(auto-fill, minmax(110px, 1fr)); gap: 10px; }
         .faces figure { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 5px; }

@@ -114,6 +114,14 @@ struct ReportNavigationTests {
             #expect(ReportFixture.count("<td class=\"face\"><a class=\"full\"", in: videoPage) == summaryRows)
             let person = try String(contentsOfFile: report + "/people/person-0.html", encoding: .utf8)
             #expect(person.contains("<div class=\"person-head\"><a class=\"full\" href=\"../images/full-"))
+            // The people grid: each best shot opens its full picture, each caption the person's page.
+            let grid = try String(contentsOfFile: report + "/people.html", encoding: .utf8)
+            let cards = grid.components(separatedBy: "<div class=\"person\">").dropFirst()
+            #expect(!cards.isEmpty)
+            for (number, card) in cards.enumerated() {
+                #expect(card.hasPrefix("<a class=\"full\" href=\"images/full-"), "\(card)")
+                #expect(card.contains("<a class=\"person-link\" href=\"people/person-\(number).html\">"))
+            }
         }
     }
 
