@@ -4,7 +4,7 @@ import Testing
 
 @testable import FaceKitCLI
 
-/// README.md's "Use" block and the examples of docs/cli.md and docs/collections.md, run as a new user would: every line as
+/// README.md's "Use" block and the examples of docs/cli.md, docs/collections.md and docs/gallery.md, run as a new user would: every line as
 /// written, in order, in an empty folder where the names they use (`photos/`, `photo.jpg`,
 /// `clip.mp4`, `known/`, ...) are the development data, with the `facekit` just built for
 /// `.build/release/facekit` (or `facekit`).
@@ -120,6 +120,38 @@ struct DocumentedExamplesTests {
             #expect(rows.first?.hasPrefix("source,") == true)
             #expect(rows.filter { $0.hasPrefix("source,") }.count == 1)
             #expect(rows.count > 14, "\(rows.count) lines for the 14 photos")
+        }
+    }
+
+    /// docs/gallery.md's two `report` lines, from a folder laid out as the repository's is (with
+    /// `../shared/data` beside it) and holding the inputs the page names, as `scripts/make-gallery`
+    /// stages them.
+    @Test("docs/gallery.md's report examples run as written, each making its site")
+    func galleryBlocksRun() throws {
+        let docs = try String(contentsOf: TestData.repository.appendingPathComponent("docs/gallery.md"), encoding: .utf8)
+        let lines = Self.shellBlocks(in: docs).flatMap { $0 }.filter { !$0.isEmpty }
+        #expect(lines.count == 2, "\(lines)")
+        try TestSupport.withTemporaryFolder { root in
+            let files = FileManager.default
+            let folder = root + "/repository"
+            try files.createDirectory(atPath: root + "/shared", withIntermediateDirectories: false)
+            try files.createSymbolicLink(atPath: root + "/shared/data", withDestinationPath: TestData.shared.path)
+            for inputs in ["report-in", "known"] {
+                try files.createDirectory(atPath: folder + "/" + inputs, withIntermediateDirectories: true)
+            }
+            for name in ["astronaut.png", "astronaut-portrait.png", "astronaut-gray.png", "astronaut-3072x1536.jpg", "astronaut.webp"] {
+                try files.copyItem(atPath: TestData.fixture(name), toPath: folder + "/report-in/" + name)
+            }
+            try files.copyItem(atPath: TestData.fixture("astronaut.png"), toPath: folder + "/known/Eileen Collins.png")
+            try files.copyItem(
+                atPath: TestData.repository.appendingPathComponent("TestVideos/crossing.mp4").path,
+                toPath: folder + "/crossing.mp4")
+            try Self.runLines(lines, in: folder)
+            for site in ["dev-report", "report"] {
+                #expect(files.fileExists(atPath: folder + "/" + site + "/videos/video-0.html"), "\(site)")
+            }
+            let people = try String(contentsOfFile: folder + "/report/people.html", encoding: .utf8)
+            #expect(people.contains("Eileen Collins"))
         }
     }
 
