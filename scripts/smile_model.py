@@ -162,6 +162,10 @@ def main():
     chosen = max(out_of_fold, key=lambda k: (round(cv_auc[k], 4), -k[1], not k[2], -k[0]))
     chosen_steps, chosen_size, chosen_mirror = chosen
     log(f"chosen: {chosen_steps} steps, {chosen_size} network(s), mirrored {'too' if chosen_mirror else 'no'}")
+    if chosen_mirror:
+        # SmileModel reads the patch alone; the calibration below would be for the mean of both.
+        log("warning: the choice reads the mirror image too, which SmileModel does not: teach it to "
+            "(the mean of the two logits) before shipping this network")
 
     # 2. Calibration on the chosen candidate's out-of-fold logits.
     z_cv = out_of_fold[chosen]
