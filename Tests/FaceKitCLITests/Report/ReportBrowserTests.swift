@@ -129,10 +129,7 @@ struct ReportWidthTests {
     func widths(width: Int) throws {
         let browser = try #require(HeadlessBrowser.found)
         try TestSupport.withTemporaryFolder { folder in
-            let (faces, people) = try ReportFixture.groupTables(in: folder)
-            let (tracks, summary) = try ReportFixture.trackTables(in: folder)
-            let (run, report) = ReportFixture.report(
-                ["--sheet-every", "1", folder + "/faces.csv", tracks, summary, faces, people], in: folder)
+            let (run, report, _) = try ReportFixture.reportOfEveryTable(in: folder)
             #expect(run.status == 0, "\(run.stderr)")
             for page in ["index.html", "photos.html", "people.html", "people/person-0.html", "videos.html", "videos/video-0.html"] {
                 let json = try browser.measure(report + "/" + page, width: width, script: Self.script)

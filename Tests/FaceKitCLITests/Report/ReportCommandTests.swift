@@ -346,17 +346,12 @@ struct ReportCommandTests {
     @Test("People from facekit group's own output: a card per person, photos and video frames cropped", .needsModels)
     func peopleFromGroupCommand() throws {
         try TestSupport.withTemporaryFolder { folder in
-            let photos = try ReportFixture.photoFolder(in: folder)
-            let group = TestSupport.run([
-                "group", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--output", folder + "/group", photos,
-                ReportFixture.clip,
-            ])
-            #expect(group.status == 0, "\(group.stderr)")
-            let peopleRows = try CSVTable(text: try String(contentsOfFile: folder + "/group/people.csv", encoding: .utf8)).rows
+            let (groupFaces, groupPeople) = try ReportFixture.groupCommandTables(in: folder)
+            let peopleRows = try CSVTable(text: try String(contentsOfFile: groupPeople, encoding: .utf8)).rows
             // The photos and both people of the clip are the same astronaut: one person, maybe more.
             #expect(peopleRows.count >= 1)
             let (run, report) = ReportFixture.report(
-                [folder + "/group/faces.csv", folder + "/group/people.csv"], in: folder)
+                [groupFaces, groupPeople], in: folder)
             #expect(run.status == 0, "\(run.stderr)")
             let grid = try String(contentsOfFile: report + "/people.html", encoding: .utf8)
             #expect(ReportFixture.count("<div class=\"person\"", in: grid) == peopleRows.count)

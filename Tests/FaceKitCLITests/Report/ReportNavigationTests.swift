@@ -67,10 +67,7 @@ struct ReportNavigationTests {
     @Test("Every thumbnail, crop and sheet frame links to a full picture in the site; best faces beside IDs", .needsModels)
     func everyPictureLinks() throws {
         try TestSupport.withTemporaryFolder { folder in
-            let (faces, people) = try ReportFixture.groupTables(in: folder)
-            let (tracks, summary) = try ReportFixture.trackTables(in: folder)
-            let (run, report) = ReportFixture.report(
-                ["--sheet-every", "1", folder + "/faces.csv", tracks, summary, faces, people], in: folder)
+            let (run, report, summary) = try ReportFixture.reportOfEveryTable(in: folder)
             #expect(run.status == 0, "\(run.stderr)")
             let broken = try ReportFixture.brokenLinks(in: report)
             #expect(broken == [], "\(broken)")
@@ -158,15 +155,10 @@ struct ReportNavigationTests {
     @Test("A report of group's tables counts the video its people are in, and leaves no empty folder", .needsModels)
     func groupCounts() throws {
         try TestSupport.withTemporaryFolder { folder in
-            let photos = try ReportFixture.photoFolder(in: folder)
-            let group = TestSupport.run([
-                "group", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--output", folder + "/group", photos,
-                ReportFixture.clip,
-            ])
-            #expect(group.status == 0, "\(group.stderr)")
-            let (run, report) = ReportFixture.report([folder + "/group/faces.csv", folder + "/group/people.csv"], in: folder)
+            let (groupFaces, groupPeople) = try ReportFixture.groupCommandTables(in: folder)
+            let (run, report) = ReportFixture.report([groupFaces, groupPeople], in: folder)
             #expect(run.status == 0, "\(run.stderr)")
-            let faces = try CSVTable(text: try String(contentsOfFile: folder + "/group/faces.csv", encoding: .utf8))
+            let faces = try CSVTable(text: try String(contentsOfFile: groupFaces, encoding: .utf8))
             let frame = try #require(faces.column("frame"))
             let videoRows = faces.rows.filter { !$0[frame].isEmpty }.count
             let index = try String(contentsOfFile: report + "/index.html", encoding: .utf8)

@@ -81,6 +81,28 @@ enum ReportFixture {
         return (facesPath, peoplePath)
     }
 
+    /// `facekit group`'s own faces.csv and people.csv, run on the photos and crossing.mp4 into
+    /// `folder/group/`.
+    static func groupCommandTables(in folder: String) throws -> (faces: String, people: String) {
+        let photos = try photoFolder(in: folder)
+        let run = TestSupport.run([
+            "group", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--output", folder + "/group", photos,
+            clip,
+        ])
+        try #require(run.status == 0, "group failed: \(run.stderr)")
+        return (folder + "/group/faces.csv", folder + "/group/people.csv")
+    }
+
+    /// A report of every kind of table at once (analyze's, track's two, group's two), with every
+    /// frame of the clip on the contact sheet: a site with every page. Returns track's summary too,
+    /// a row per track the site shows.
+    static func reportOfEveryTable(in folder: String) throws -> (run: TestSupport.Run, report: String, summary: String) {
+        let (faces, people) = try groupTables(in: folder)
+        let (tracks, summary) = try trackTables(in: folder)
+        let (run, site) = report(["--sheet-every", "1", folder + "/faces.csv", tracks, summary, faces, people], in: folder)
+        return (run, site, summary)
+    }
+
     /// Runs `facekit report --output <folder>/report <arguments>` in process.
     static func report(_ arguments: [String], in folder: String) -> (TestSupport.Run, String) {
         let output = folder + "/report"
