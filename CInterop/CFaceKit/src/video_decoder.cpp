@@ -53,12 +53,11 @@ int usable_processors() {
 constexpr int64_t one_thread_pixels = 1280 * 720;
 
 /// The decoder's threads for frames of this size. fk_video already decodes one frame ahead on a
-/// thread of its own, and a frame up to 1280x720 decodes in well under the time FaceKit spends on
-/// it, so frame threads would only add their overhead, a quarter more CPU (`ffmpeg -threads 2`
-/// against `-threads 1` on the ten-times Hamilton clip: 2.8 against 2.2 s), taken from the
-/// cores the analysis needs, and a frame of delay on a live source. Larger frames decode slowly
-/// enough to pay for the threads. The frames are the same bytes either way (FFmpeg's frame
-/// threading is exact).
+/// thread of its own, so frame threads only pay when decoding a frame takes about as long as
+/// analysing it. At 640x360 they cost a quarter more CPU (`ffmpeg -threads 2` against `-threads 1`
+/// on the ten-times Hamilton clip: 2.8 against 2.2 s), taken from the cores the analysis needs;
+/// 1280x720 as the bound is a judgement (4 times those pixels), not measured. The frames are the
+/// same bytes either way (scripts/record-outputs over every development clip).
 int decoder_threads(int width, int height) {
     if (int64_t(width) * int64_t(height) <= one_thread_pixels) return 1;
     return usable_processors();
