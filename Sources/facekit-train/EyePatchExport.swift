@@ -18,8 +18,9 @@ struct EyePatchExport {
     var options: TrainingOptions
 
     func validate() throws(CommandError) {
-        try options.validate()
+        // The missing option first: it is the user's to fix whether or not the data is there.
         guard options.outputPath != nil else { throw CommandError("eye-patches needs --output <folder>") }
+        try options.validate()
     }
 
     func run() throws {

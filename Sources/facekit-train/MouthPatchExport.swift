@@ -43,8 +43,9 @@ struct MouthPatchExport {
     }
 
     func validate() throws(CommandError) {
-        try options.validate()
+        // The missing option first: it is the user's to fix whether or not the data is there.
         guard options.outputPath != nil else { throw CommandError("mouth-patches needs --output <folder>") }
+        try options.validate()
     }
 
     func run() throws {
