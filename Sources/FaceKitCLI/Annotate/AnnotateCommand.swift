@@ -103,6 +103,12 @@ struct AnnotateCommand: ParsableCommand {
             throw CommandError("The value '\(quality)' is invalid for '--quality <1-100>': it must be from 1 to 100")
         }
         try WorkerFlags.validate(maxPixels: maxPixels)
+        // Said before anything opens: a stream's name would otherwise read as a missing file.
+        if let live = inputs.first(where: { LiveInput.source(named: $0) != nil }) {
+            throw CommandError(
+                "'\(MessageText.escaped(live))' is a live source: 'facekit annotate' reads files only "
+                    + "(rows from a live source: facekit track \(MessageText.escaped(live)))")
+        }
         for input in inputs {
             if let problem = AnnotationTarget.outputFolderProblem(input: input, outputFolder: output) {
                 throw CommandError(problem)
