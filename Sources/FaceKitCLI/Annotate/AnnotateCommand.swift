@@ -43,8 +43,12 @@ struct AnnotateCommand: ParsableCommand {
             ]
             + VideoFlags.arguments(\.video)
             + FrameSelectionFlags.arguments(\.frames)
+            + LiveFlags.arguments(\.live)
             + [
-                .positional("input", \.inputs, help: "An image, a video, or a folder to search for images."),
+                .positional(
+                    "input", \.inputs,
+                    help: "An image, a video, a folder to search for images, or one live source: "
+                        + "- (standard input), a stream URL (udp://, rtsp://, http://, ...) or a camera (/dev/video0)."),
             ]
     }
 
@@ -57,6 +61,7 @@ struct AnnotateCommand: ParsableCommand {
     var quiet = false
     var video = VideoFlags()
     var frames = FrameSelectionFlags()
+    var live = LiveFlags()
     var inputs: [String] = []
 
     init() {}
@@ -103,18 +108,15 @@ struct AnnotateCommand: ParsableCommand {
             throw CommandError("The value '\(quality)' is invalid for '--quality <1-100>': it must be from 1 to 100")
         }
         try WorkerFlags.validate(maxPixels: maxPixels)
-        // Said before anything opens: a stream's name would otherwise read as a missing file.
-        if let live = inputs.first(where: { LiveInput.source(named: $0) != nil }) {
-            throw CommandError(
-                "'\(MessageText.escaped(live))' is a live source: 'facekit annotate' reads files only "
-                    + "(rows from a live source: facekit track \(MessageText.escaped(live)))")
-        }
+        try validateLiveSource()
         for input in inputs {
             if let problem = AnnotationTarget.outputFolderProblem(input: input, outputFolder: output) {
                 throw CommandError(problem)
             }
         }
-        if effectiveDetection.contours, let video = inputs.first(where: AnnotationTarget.isVideoFileName) {
+        if effectiveDetection.contours,
+            let video = inputs.first(where: { AnnotationTarget.isVideoFileName($0) || LiveInput.source(named: $0) != nil })
+        {
             let flag =
                 detection.contours
                 ? "--contours" : "--draw " + (draw?.layers == Set(AnnotationLayer.allCases) ? "all" : "contours")
@@ -127,12 +129,33 @@ struct AnnotateCommand: ParsableCommand {
         try effectiveDetection.validate(imageOptions)
     }
 
+    /// The live source to annotate, when the input is one (``LiveInput``).
+    var liveSource: VideoReader.LiveSource? { inputs.count == 1 ? LiveInput.source(named: inputs[0]) : nil }
+
+    /// A live source is the only input, and takes only the options that make sense for a stream.
+    private func validateLiveSource() throws(CommandError) {
+        try live.validate()
+        guard let first = inputs.first(where: { LiveInput.source(named: $0) != nil }) else { return }
+        guard inputs.count == 1 else {
+            throw CommandError(
+                "'\(MessageText.escaped(first))' is a live source: annotate it on its own, not with other inputs")
+        }
+        let refused: [(Bool, String, String)] = [
+            (frames.start != 0 || frames.end != nil, "--start/--end", "a stream is annotated from when it is opened until it ends"),
+            (people.known != nil, "--known", "naming people needs the tracks' descriptors at the end of a file"),
+        ]
+        for (given, option, reason) in refused where given {
+            throw CommandError("'\(option)' cannot be used with the live source '\(MessageText.escaped(first))': \(reason)")
+        }
+    }
+
     func run(_ context: CommandContext) throws -> ExitStatus {
         try run(context, hooks: AnnotateHooks())
     }
 
     /// ``run(_:)`` with what tests watch: the faces drawn on each frame of a video.
     func run(_ context: CommandContext, hooks: AnnotateHooks) throws -> ExitStatus {
+        if let liveSource { return try LiveAnnotate(command: self, source: liveSource).run(context) }
         let folder = output!
         var targets: [Result<AnnotationTarget, FailedInput>] = []
         for input in inputs { targets += AnnotationTarget.expand(input, outputFolder: folder) }
@@ -261,40 +284,13 @@ struct AnnotateCommand: ParsableCommand {
         } catch {
             return failed(error.description)
         }
-        guard video.width >= VideoWriter.minimumSide, video.height >= VideoWriter.minimumSide else {
-            let reason = VideoWriter.tooSmallReason(width: video.width, height: video.height)
-            return failed("\(target.input): not annotated: its \(reason)")
-        }
-        let temporary: String
-        let lock: Int32
-        let replacing: String
+        let copy: AnnotatedVideoCopy
         do {
-            (temporary, lock, replacing) = try AnnotationFileWriter.temporaryFile(for: target)
+            copy = try AnnotatedVideoCopy(
+                target, framesPerSecond: (video.framesPerSecond > 0 ? video.framesPerSecond : 25) / Double(frames.every),
+                width: video.width, height: video.height)
         } catch {
-            return failed("\(target.input): not annotated: \(error.description)")
-        }
-        // Held until the temporary file is renamed or removed, when this function returns.
-        defer { close(lock) }
-        let writer: VideoWriter
-        /// The failure to report when the copy cannot be written; the temporary file is removed.
-        /// An unwritable file is named by the output it stands for, not its hidden temporary name.
-        func writingFailed(_ error: FaceKitError) -> AnnotationOutcome {
-            TemporaryFile.removeFile(temporary)
-            if case .unwritableFile(_, let reason) = error {
-                return failed("\(target.input): not annotated: cannot write \(target.outputPath): \(reason)")
-            }
-            return failed("\(target.input): not annotated: \(error.description)")
-        }
-        do {
-            let codecs =
-                AnnotationTarget.fileExtension(target.outputPath) == "webm"
-                ? VideoWriter.webMCodecs : VideoWriter.defaultCodecs
-            let framesPerSecond = (video.framesPerSecond > 0 ? video.framesPerSecond : 25) / Double(frames.every)
-            writer = try VideoWriter(
-                path: temporary, framesPerSecond: framesPerSecond, width: video.width, height: video.height,
-                codecs: codecs)
-        } catch {
-            return writingFailed(error)
+            return failed(error.description)
         }
         // First pass: the tracking, as `track` does it, for the IDs the video ends with.
         let estimate = frames.sampler.estimate(
@@ -308,48 +304,41 @@ struct AnnotateCommand: ParsableCommand {
         trackingLine.finish()
         // Second pass: the same frames decoded again and drawn with those IDs.
         var failure = tracked.failure
-        var framesWritten = 0
         var facesDrawn = 0
         let drawingLine = ProgressLine(
             output: context.stderr, enabled: showsProgress, source: target.input + " (drawing)", estimate: estimate)
         defer { drawingLine.finish() }
         do throws(FaceKitError) {
             var sampled = SampledFrameReader(video: try VideoReader(contentsOfFile: target.input), sampler: frames.sampler)
-            while framesWritten < tracked.framesAnalysed, let (frame, analyse) = try sampled.next() {
+            while copy.framesWritten < tracked.framesAnalysed, let (frame, analyse) = try sampled.next() {
                 if analyse, let image = frame.image {
                     let faces = tracked.faces[frame.index] ?? []
                     let names = known != nil ? faces.map { $0.person?.name } : []
                     hooks.frameDrawn?(frame.index, faces.map { $0.face })
-                    try writer.write(annotated(image, faces: faces.map { $0.face }, names: names))
-                    framesWritten += 1
+                    try copy.write(annotated(image, faces: faces.map { $0.face }, names: names))
                     facesDrawn += faces.count
                 }
-                drawingLine.update(framesRead: sampled.framesRead, framesAnalysed: framesWritten)
+                drawingLine.update(framesRead: sampled.framesRead, framesAnalysed: copy.framesWritten)
             }
         } catch {
-            failure = failure ?? "\(error.description) (while drawing frame \(framesWritten + 1) of \(tracked.framesAnalysed); the frames before it were written)"
+            failure = failure ?? "\(error.description) (while drawing frame \(copy.framesWritten + 1) of \(tracked.framesAnalysed); the frames before it were written)"
         }
-        if framesWritten == 0, failure == nil {
+        if copy.framesWritten == 0, failure == nil {
             // A video opens only when its first frame decodes: the range chose no frame.
-            TemporaryFile.removeFile(temporary)
+            copy.discard()
             let start = frames.start.defaultValueDescription
             let range =
                 frames.end.map { "from --start to --end (\(start) to \($0.defaultValueDescription) s)" }
                 ?? "from --start (\(start) s) on"
             return failed("\(target.input): not annotated: none of its frames is shown \(range)")
         }
-        do throws(FaceKitError) {
-            try writer.finish()
+        do {
+            try copy.finish()
         } catch {
-            return writingFailed(error)
-        }
-        do throws(OutputError) {
-            try AnnotationFileWriter.finishVideo(temporary, lock: lock, over: replacing)
-        } catch {
-            return failed("\(target.input): not annotated: \(error.description)")
+            return failed(error.description)
         }
         return AnnotationOutcome(
-            drawn: AnnotationCount(frames: framesWritten, faces: facesDrawn),
+            drawn: AnnotationCount(frames: copy.framesWritten, faces: facesDrawn),
             failure: failure ?? (tracked.passedEnd ? nil : video.incompleteReadingMessage(kept: "frames")))
     }
 }

@@ -50,13 +50,8 @@ struct TrackCommand: ParsableCommand {
                     "reid-window", \.reidWindow, valueName: "seconds",
                     help: "How long after a face was last seen it can still be recognised by appearance."),
                 .flag("no-reid", \.noReid, help: "Do not re-identify faces by appearance (faster)."),
-                .option(
-                    "max-delay", \.maxDelay, valueName: "seconds",
-                    help: "Live sources: skip frames that lie further than this behind the stream's clock."),
-                .option(
-                    "stall-timeout", \.stallTimeout, valueName: "seconds",
-                    help: "Live sources: end the stream when it sends nothing for this long."),
             ]
+            + LiveFlags.arguments(\.live)
             + VideoFlags.arguments(\.video)
             + CollectionOutputFlags.arguments(
                 \.collection,
@@ -80,8 +75,7 @@ struct TrackCommand: ParsableCommand {
     var maxMissed = TrackerConfiguration().maximumMissedFrames
     var reidWindow = TrackerConfiguration().reidentificationWindowMs / 1000
     var noReid = false
-    var maxDelay = 1.0
-    var stallTimeout = 10.0
+    var live = LiveFlags()
     var video = VideoFlags()
     var collection = CollectionOutputFlags()
     var summary: String?
@@ -147,15 +141,7 @@ struct TrackCommand: ParsableCommand {
 
     /// A live source is the only input, and takes only the options that make sense for a stream.
     private func validateLiveSource() throws(CommandError) {
-        guard maxDelay > 0, maxDelay.isFinite else {
-            throw CommandError(
-                "The value '\(maxDelay.defaultValueDescription)' is invalid for '--max-delay <seconds>': it must be positive")
-        }
-        guard stallTimeout > 0, stallTimeout <= 3600 else {
-            throw CommandError(
-                "The value '\(stallTimeout.defaultValueDescription)' is invalid for '--stall-timeout <seconds>': "
-                    + "it must be more than 0 and at most 3600")
-        }
+        try live.validate()
         let live = videos.filter { LiveInput.source(named: $0) != nil }
         guard let first = live.first else { return }
         guard videos.count == 1 else {

@@ -244,20 +244,6 @@ struct AnnotateCommandTests {
         }
     }
 
-    @Test("a live source is refused by name, before anything is written", arguments: ["-", "udp://127.0.0.1:5004", "/dev/video0"])
-    func liveSourceRefused(source: String) throws {
-        try TestSupport.withTemporaryFolder { folder in
-            let run = Self.annotate(["--output", folder, TestSupport.astronaut, source])
-            #expect(run.status == 64)
-            let first = run.stderrLines.first ?? ""
-            #expect(
-                first == "Error: '\(source)' is a live source: 'facekit annotate' reads files only "
-                    + "(rows from a live source: facekit track \(source))", "\(run.stderr)")
-            let entries = try FileManager.default.contentsOfDirectory(atPath: folder)
-            #expect(entries.isEmpty, "\(entries)")
-        }
-    }
-
     @Test(
         "option values that cannot be honoured are usage errors naming the option",
         arguments: [

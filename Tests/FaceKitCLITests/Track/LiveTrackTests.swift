@@ -13,7 +13,7 @@ struct LiveTrackTests {
     static let crossing = AnnotateCommandTests.crossing
 
     /// crossing.mp4 (125 frames, two faces) as MPEG-TS, which a pipe can carry.
-    private static func transportStream(in folder: String) throws -> String {
+    static func transportStream(in folder: String) throws -> String {
         let stream = folder + "/crossing.ts"
         try TestSupport.ffmpeg(["-i", crossing, "-c:v", "copy", "-an", "-f", "mpegts", stream])
         return stream
@@ -24,66 +24,6 @@ struct LiveTrackTests {
         table.split(separator: "\n").dropFirst().map { $0.split(separator: ",", maxSplits: 1).last.map(String.init) ?? "" }
     }
 
-    /// A running `facekit track` whose standard input the test writes, and whose standard output
-    /// it reads line by line as they come.
-    final class LiveRun: @unchecked Sendable {
-        let process = Process()
-        let input = Pipe()
-        private let output = Pipe()
-        private let errors = Pipe()
-        private let state = Mutex<(lines: [String], partial: String, closed: Bool)>(([], "", false))
-        private let errorText = Mutex("")
-
-        init(_ arguments: [String]) throws {
-            process.executableURL = URL(fileURLWithPath: try #require(TestSupport.executable))
-            process.arguments = ["track", "--model-dir", try #require(TestSupport.modelDirectory)] + arguments
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = errors
-            output.fileHandleForReading.readabilityHandler = { [unowned self] handle in
-                let data = handle.availableData
-                self.state.withLock { state in
-                    if data.isEmpty {
-                        state.closed = true
-                        return
-                    }
-                    let text = state.partial + String(decoding: data, as: UTF8.self)
-                    var parts = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-                    state.partial = parts.removeLast()
-                    state.lines += parts
-                }
-            }
-            errors.fileHandleForReading.readabilityHandler = { [unowned self] handle in
-                let data = handle.availableData
-                self.errorText.withLock { $0 += String(decoding: data, as: UTF8.self) }
-            }
-            try TestSupport.runWithSignalsUnblocked(process)
-        }
-
-        /// Complete lines written so far.
-        var lines: [String] { state.withLock { $0.lines } }
-        /// What was left after the last newline once the output closed.
-        var unterminated: String { state.withLock { $0.partial } }
-        var stderr: String { errorText.withLock { $0 } }
-
-        /// Waits (at most a minute, far beyond any run) until `condition` holds or the run ended.
-        func wait(until condition: () -> Bool) {
-            let deadline = ContinuousClock.now + .seconds(60)
-            while !condition(), process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
-        }
-
-        /// Waits for the end (killing a run still going after a minute) and for its output.
-        func finish() -> Int32 {
-            wait { false }
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-            let deadline = ContinuousClock.now + .seconds(10)
-            while !state.withLock({ $0.closed }), ContinuousClock.now < deadline { usleep(10_000) }
-            usleep(50_000)  // the last of standard error
-            return process.terminationStatus
-        }
-    }
-
     @Test("standard input: the same rows as the file, written as the frames come")
     func standardInput() throws {
         try TestSupport.withTemporaryFolder { folder in
@@ -92,7 +32,7 @@ struct LiveTrackTests {
                 ["track", "--model-dir", try #require(TestSupport.modelDirectory), Self.crossing])
             try #require(fromFile.status == 0, "\(fromFile.stderr)")
 
-            let live = try LiveRun(["-"])
+            let live = try LiveRun("track", ["-"])
             let bytes = try Data(contentsOf: URL(fileURLWithPath: stream))
             // The first half, then a pause: rows for it must come before the rest is sent.
             live.input.fileHandleForWriting.write(bytes.prefix(bytes.count / 2))
@@ -114,7 +54,7 @@ struct LiveTrackTests {
     func stalledStream() throws {
         try TestSupport.withTemporaryFolder { folder in
             let bytes = try Data(contentsOf: URL(fileURLWithPath: try Self.transportStream(in: folder)))
-            let live = try LiveRun([
+            let live = try LiveRun("track", [
                 "--stall-timeout", "1.5", "--summary", folder + "/tracks.csv", "--output", folder + "/faces.csv", "-",
             ])
             live.input.fileHandleForWriting.write(bytes.prefix(bytes.count / 2))
@@ -135,7 +75,7 @@ struct LiveTrackTests {
     func signalled(signal: Int32) throws {
         try TestSupport.withTemporaryFolder { folder in
             let bytes = try Data(contentsOf: URL(fileURLWithPath: try Self.transportStream(in: folder)))
-            let live = try LiveRun(["--format", "jsonl", "--summary", folder + "/tracks.csv", "-"])
+            let live = try LiveRun("track", ["--format", "jsonl", "--summary", folder + "/tracks.csv", "-"])
             live.input.fileHandleForWriting.write(bytes.prefix(bytes.count / 2))
             // Once the first half is analysed, the run waits for data that does not come.
             live.wait { live.lines.count > 20 }
@@ -159,7 +99,7 @@ struct LiveTrackTests {
         try TestSupport.withTemporaryFolder { folder in
             let port = Int.random(in: 20_000..<40_000)
             let url = "udp://127.0.0.1:\(port)"
-            let live = try LiveRun(["--stall-timeout", "2", "--format", "jsonl", url])
+            let live = try LiveRun("track", ["--stall-timeout", "2", "--format", "jsonl", url])
             // Keyframes every 10 frames, so that frames sent before the reader listened cost little.
             let sender = Process()
             sender.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")

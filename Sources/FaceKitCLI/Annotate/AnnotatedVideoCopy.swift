@@ -1,0 +1,98 @@
+import FaceKit
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The annotated copy of a video file or a live source, as `facekit annotate` writes it: frames go
+/// to a hidden temporary file next to the copy (``AnnotationFileWriter``), which takes the copy's
+/// place once finished and read back; until then the path keeps what it held. WebM copies are
+/// VP8 or VP9, the others H.264 or MPEG-4 part 2, whichever the FFmpeg of OpenCV has.
+///
+/// Opening and finishing fail with an ``OutputError`` whose text is the line to report: it names
+/// the input and says `not annotated`.
+///
+/// ```swift
+/// let copy = try AnnotatedVideoCopy(target, framesPerSecond: 25, width: 640, height: 360)
+/// try copy.write(frame)
+/// try copy.finish()   // out/clip.mp4 now holds the copy
+/// ```
+final class AnnotatedVideoCopy {
+    let target: AnnotationTarget
+    private let temporary: String
+    /// Holds the temporary file's lock until it is renamed or removed (``deinit``).
+    private let lock: Int32
+    private let replacing: String
+    private let writer: VideoWriter
+    private(set) var framesWritten = 0
+    /// Whether the file was put in place; if not, it is removed with this value.
+    private var finished = false
+
+    init(_ target: AnnotationTarget, framesPerSecond: Double, width: Int, height: Int) throws(OutputError) {
+        guard width >= VideoWriter.minimumSide, height >= VideoWriter.minimumSide else {
+            throw OutputError(
+                "\(target.input): not annotated: its \(VideoWriter.tooSmallReason(width: width, height: height))")
+        }
+        self.target = target
+        do {
+            (temporary, lock, replacing) = try AnnotationFileWriter.temporaryFile(for: target)
+        } catch {
+            throw OutputError("\(target.input): not annotated: \(error.description)")
+        }
+        do {
+            let codecs =
+                AnnotationTarget.fileExtension(target.outputPath) == "webm"
+                ? VideoWriter.webMCodecs : VideoWriter.defaultCodecs
+            writer = try VideoWriter(
+                path: temporary, framesPerSecond: framesPerSecond, width: width, height: height, codecs: codecs)
+        } catch {
+            TemporaryFile.removeFile(temporary)
+            close(lock)
+            throw Self.writingError(error, target: target)
+        }
+    }
+
+    deinit {
+        if !finished { TemporaryFile.removeFile(temporary) }
+        close(lock)
+    }
+
+    /// Appends a frame. Its failure is the writer's own: the frames before it stay, for ``finish()``.
+    func write(_ image: FaceImage) throws(FaceKitError) {
+        try writer.write(image)
+        framesWritten += 1
+    }
+
+    /// Finishes the file and puts it in the copy's place; on failure nothing replaces the copy.
+    func finish() throws(OutputError) {
+        do {
+            try writer.finish()
+        } catch {
+            TemporaryFile.removeFile(temporary)
+            throw Self.writingError(error, target: target)
+        }
+        do {
+            try AnnotationFileWriter.finishVideo(temporary, lock: lock, over: replacing)
+            finished = true
+        } catch {
+            throw OutputError("\(target.input): not annotated: \(error.description)")
+        }
+    }
+
+    /// Removes what was written: the copy keeps what it held. A copy neither finished nor
+    /// discarded is removed when it goes.
+    func discard() {
+        TemporaryFile.removeFile(temporary)
+    }
+
+    /// An unwritable file is named by the copy it stands for, not its hidden temporary name.
+    private static func writingError(_ error: FaceKitError, target: AnnotationTarget) -> OutputError {
+        if case .unwritableFile(_, let reason) = error {
+            return OutputError("\(target.input): not annotated: cannot write \(target.outputPath): \(reason)")
+        }
+        return OutputError("\(target.input): not annotated: \(error.description)")
+    }
+}
