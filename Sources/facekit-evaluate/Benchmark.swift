@@ -125,10 +125,11 @@ struct Benchmark: ParsableCommand {
         var generator = SystemRandomNumberGenerator()
         let side = SmileModel.side
         let patch = (0..<(side * side)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let features = [Double](repeating: 0.3, count: SmileFeatures.names.count)
         let passes = 1000
         var times: [Double] = []
         for _ in 0...runs {
-            times.append(try timed { for _ in 0..<passes { _ = try model.smilingProbabilities([patch]) } }.1)
+            times.append(try timed { for _ in 0..<passes { _ = try model.smilingProbabilities(patches: [patch], features: [features]) } }.1)
         }
         let perFace = median(Array(times.dropFirst())) / Double(passes)
         print("Smile network: \(fixed(perFace * 1e6, 0)) us per face (one mouth a pass, median of \(runs) runs of \(passes) passes)")

@@ -20,7 +20,11 @@ import Foundation
 ///   and the geometric model over ``SmileFeatures`` fitted here as `facekit-train classifiers`
 ///   fits it: on the training part of both sets (`geometric`), of GENKI-4K only
 ///   (`geometric_genki_only`) and of SMILEsmileD only (`geometric_smilesmiled_only`), the last two
-///   for leaving a set out;
+///   for leaving a set out; the three models' logits too (`geometric_logit` and so on), exact where
+///   a probability near 0 or 1 rounds; and, for the training part, each face's cross-validation
+///   fold (`fold`, dealt as scripts/smile_model.py deals them, which checks it) with the logit of
+///   the geometric model fitted on the other four folds (`geometric_logit_out_of_fold`), so that
+///   the network and the geometric model can be blended on scores neither saw its face for;
 /// - `sets.csv`: per set, the labelled files and those without a face.
 struct MouthPatchExport {
     var options: TrainingOptions
@@ -80,15 +84,22 @@ struct MouthPatchExport {
         let geometric = Self.fit(mouths.filter(\.train))
         let genkiOnly = Self.fit(mouths.filter { $0.train && $0.set == "genki" })
         let smiledOnly = Self.fit(mouths.filter { $0.train && $0.set == "smilesmiled" })
+        let folds = Self.folds(mouths)
+        var outOfFold = [Double?](repeating: nil, count: mouths.count)
+        for fold in 0..<Self.foldCount {
+            let model = Self.fit(mouths.indices.filter { folds[$0] != nil && folds[$0] != fold }.map { mouths[$0] })
+            for i in mouths.indices where folds[i] == fold { outOfFold[i] = model.logit(mouths[i].features) }
+        }
 
         let folder = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(mouths.flatMap(\.patch)).write(to: folder.appendingPathComponent("mouths.u8"))
         var rows = [
             "set,source,split,smiling,inter_ocular,plausible,runtime_probability,geometric,geometric_genki_only,"
-                + "geometric_smilesmiled_only"
+                + "geometric_smilesmiled_only,geometric_logit,geometric_genki_only_logit,geometric_smilesmiled_only_logit,"
+                + "fold,geometric_logit_out_of_fold"
         ]
-        for mouth in mouths {
+        for (i, mouth) in mouths.enumerated() {
             rows.append(
                 [
                     mouth.set, Self.quoted(mouth.source), mouth.train ? "train" : "test", mouth.smiling ? "1" : "0",
@@ -96,7 +107,10 @@ struct MouthPatchExport {
                     mouth.runtime.map { String(format: "%.6f", $0) } ?? "",
                 ].joined(separator: ",") + ","
                     + [geometric, genkiOnly, smiledOnly].map { String(format: "%.6f", $0.probability(mouth.features)) }
-                    .joined(separator: ","))
+                    .joined(separator: ",") + ","
+                    + [geometric, genkiOnly, smiledOnly].map { String(format: "%.6f", $0.logit(mouth.features)) }
+                    .joined(separator: ",") + ","
+                    + (folds[i].map(String.init) ?? "") + "," + (outOfFold[i].map { String(format: "%.6f", $0) } ?? ""))
         }
         try (rows.joined(separator: "\n") + "\n").write(
             to: folder.appendingPathComponent("mouths.csv"), atomically: true, encoding: .utf8)
@@ -108,6 +122,25 @@ struct MouthPatchExport {
     /// The geometric smile model, fitted as `facekit-train classifiers` fits it.
     private static func fit(_ mouths: [Mouth]) -> LogisticModel {
         LogisticModel.fit(samples: mouths.map(\.features), labels: mouths.map(\.smiling))
+    }
+
+    /// The number of cross-validation folds of scripts/smile_model.py.
+    static let foldCount = 5
+
+    /// Each training face's fold (`nil` for held-out faces), dealt as scripts/smile_model.py deals
+    /// them: per set, the training faces sorted by file, in turn.
+    private static func folds(_ mouths: [Mouth]) -> [Int?] {
+        var folds = [Int?](repeating: nil, count: mouths.count)
+        for set in Set(mouths.map(\.set)) {
+            let chosen = mouths.indices.filter { mouths[$0].train && mouths[$0].set == set }
+            // Sorted by the path's Unicode scalars, as NumPy sorts strings; stable, as its mergesort.
+            let order = chosen.enumerated().sorted {
+                let (a, b) = (mouths[$0.element].source.unicodeScalars, mouths[$1.element].source.unicodeScalars)
+                return a.lexicographicallyPrecedes(b) || (a.elementsEqual(b) && $0.offset < $1.offset)
+            }
+            for (position, entry) in order.enumerated() { folds[entry.element] = position % foldCount }
+        }
+        return folds
     }
 
     /// A CSV field: paths with a comma or quote are quoted.

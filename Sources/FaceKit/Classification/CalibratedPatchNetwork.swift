@@ -16,7 +16,11 @@ package final class CalibratedPatchNetwork: Sendable {
 
     /// The probability each patch stands for, in one pass.
     package func probabilities(_ patches: [[UInt8]]) throws(FaceKitError) -> [Double] {
-        let logits = try network.withLock { network throws(FaceKitError) in try network.logits(of: patches) }
-        return logits.map { 1 / (1 + exp(-Double($0))) }
+        try logits(patches).map { 1 / (1 + exp(-$0)) }
+    }
+
+    /// The calibrated log-odds behind ``probabilities(_:)``, for blending with another model's.
+    package func logits(_ patches: [[UInt8]]) throws(FaceKitError) -> [Double] {
+        try network.withLock { network throws(FaceKitError) in try network.logits(of: patches) }.map(Double.init)
     }
 }

@@ -29,12 +29,12 @@ enum FaceClassifier {
         guard shape.interOcularDistance >= minimumInterOcularDistance else {
             return markAbsent(&face, all, .faceTooSmall)
         }
-        guard shape.isPlausible, SmileFeatures.features(of: shape) != nil,
+        guard shape.isPlausible, let features = SmileFeatures.features(of: shape),
             let mouth = try SmileModel.patch(shape: shape, in: image)
         else {
             return markAbsent(&face, all, .landmarksImplausible)
         }
-        face.smilingProbability = try smile.smilingProbabilities([mouth])[0]
+        face.smilingProbability = try smile.smilingProbabilities(patches: [mouth], features: [features])[0]
         guard shape.interOcularDistance >= minimumInterOcularDistanceForEyes else {
             return markAbsent(&face, [.leftEyeOpen, .rightEyeOpen], .faceTooSmall)
         }

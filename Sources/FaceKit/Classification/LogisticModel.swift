@@ -27,9 +27,14 @@ package struct LogisticModel: Sendable, Equatable {
     }
 
     package func probability(_ features: [Double]) -> Double {
-        precondition(features.count == weights.count, "LogisticModel.probability: \(weights.count) features expected")
+        1 / (1 + exp(-logit(features)))
+    }
+
+    /// The log-odds behind ``probability(_:)``, for blending with another model's.
+    package func logit(_ features: [Double]) -> Double {
+        precondition(features.count == weights.count, "LogisticModel.logit: \(weights.count) features expected")
         var z = bias
         for i in features.indices { z += weights[i] * (features[i] - means[i]) / scales[i] }
-        return 1 / (1 + exp(-z))
+        return z
     }
 }
