@@ -6,7 +6,8 @@ import FaceKitArguments
 ///
 /// Images are analysed like `facekit analyze` does, videos like `facekit track` (every frame,
 /// or those `--every`, `--start` and `--end` choose, with tracking IDs; the copy holds the frames
-/// analysed). Each copy goes to the output folder under the input's name; standard
+/// analysed); a live source (``LiveInput``) in one pass, as frames come (``LiveAnnotate``). Each
+/// copy goes to the output folder under the input's name; standard
 /// output lists the files written, and standard error (unless `--quiet`) how many faces were
 /// drawn in each (``AnnotationCount``). An input that fails is reported on standard error, one line,
 /// and the others are still annotated; the exit status is then 1 (64 for a wrong command line).
@@ -22,7 +23,9 @@ struct AnnotateCommand: ParsableCommand {
                 and tracked, every frame unless --every, --start or --end choose fewer (the copy \
                 holds the frames analysed); everything else as an image. --draw chooses the marks; \
                 by default boxes, pose axes, tracking IDs and whatever --landmarks, --contours and \
-                --classify compute. Contours cannot be combined with tracking, so not with videos.
+                --classify compute. Contours cannot be combined with tracking, so not with videos. \
+                A live source (-, a stream URL, /dev/video*) is drawn as its frames come into one \
+                copy, <folder>/<name>.mkv, finished when the stream ends, stalls or gets Ctrl-C.
                 """)
     }
 
