@@ -69,9 +69,9 @@ struct LiveAnnotate {
         LiveTally.report(failure: failure, video: video, tally: tally, flags: command.live, kept: "frames", to: context.stderr)
         if copy.framesWritten == 0 {
             copy.discard()
-            if tally.framesRead == 0 { return tally.end == .interrupted ? .success : .failure }
-            context.stderr.writeDiagnostic("\(target.input): not annotated: no frame was analysed before the stream ended")
-            return .failure
+            let (message, status) = Self.nothingWritten(failure: failure, tally: tally, input: target.input)
+            if let message { context.stderr.writeDiagnostic(message) }
+            return status
         }
         do {
             try copy.finish()
@@ -89,5 +89,14 @@ struct LiveAnnotate {
             context.stderr.write(tally.summaryText(seconds: StatusLine.seconds(.now - started)) + "\n")
         }
         return failure == nil ? .success : .failure
+    }
+
+    /// What to add to the report, and the exit status, when no frame reached the copy: nothing
+    /// for a failure already reported or for a signal before the first frame, else that no frame
+    /// was analysed.
+    static func nothingWritten(failure: String?, tally: LiveTally, input: String) -> (message: String?, status: ExitStatus) {
+        if failure != nil { return (nil, .failure) }
+        if tally.framesRead == 0, tally.end == .interrupted { return (nil, .success) }
+        return ("\(input): not annotated: no frame was analysed before the stream ended", .failure)
     }
 }

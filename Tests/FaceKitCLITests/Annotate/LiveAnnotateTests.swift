@@ -143,6 +143,21 @@ struct LiveAnnotateTests {
         }
     }
 
+    @Test("an empty copy is reported once: a failure already said is not followed by 'no frame was analysed'")
+    func emptyCopyReport() {
+        var tally = LiveTally(source: "-")
+        tally.framesRead = 3
+        let failed = LiveAnnotate.nothingWritten(failure: "-: the frame's size differs", tally: tally, input: "-")
+        #expect(failed.message == nil && failed.status == .failure)
+        let skipped = LiveAnnotate.nothingWritten(failure: nil, tally: tally, input: "-")
+        #expect(skipped.message == "-: not annotated: no frame was analysed before the stream ended")
+        #expect(skipped.status == .failure)
+        tally.framesRead = 0
+        tally.end = .interrupted
+        let stopped = LiveAnnotate.nothingWritten(failure: nil, tally: tally, input: "-")
+        #expect(stopped.message == nil && stopped.status == .success)
+    }
+
     @Test("the copy's name says where the stream came from")
     func copyNames() {
         #expect(LiveInput.copyName(for: .standardInput) == "stdin.mkv")
