@@ -183,7 +183,8 @@ def main():
                         help="where to write the Swift constants of the choices the runtime follows (the mirror "
                              "image, the geometric blend): Sources/FaceKit/Classification/SmileModel+Trained.swift")
     parser.add_argument("--reuse", action="store_true",
-                        help="take the out-of-fold logits from --work (cv-logits.npz) instead of training them")
+                        help="take the out-of-fold logits already in --work (cv-logits.npz) and train only the networks "
+                             "missing there (more --members than the last run)")
     parser.add_argument("--members", default="1",
                         help="numbers of networks averaged to choose from by cross-validation (each also "
                              "scored with and without the mirror image)")
@@ -211,15 +212,16 @@ def main():
     mirrored = np.ascontiguousarray(base[:, :, ::-1])
     member_logits = {}  # steps -> list over members of (plain, mirrored) out-of-fold logits
     saved = os.path.join(args.work, "cv-logits.npz")
+    kept = {}
     if args.reuse:
-        kept = np.load(saved)
-        member_logits = {steps: [(kept[f"{steps}-{m}"], kept[f"{steps}-{m}-mirrored"]) for m in range(max(sizes))]
-                         for steps in candidates}
+        with np.load(saved) as file:
+            kept = dict(file)
     for steps in candidates:
-        if args.reuse:
-            continue
         member_logits[steps] = []
         for member in range(max(sizes)):
+            if f"{steps}-{member}" in kept:
+                member_logits[steps].append((kept[f"{steps}-{member}"], kept[f"{steps}-{member}-mirrored"]))
+                continue
             z, zm = np.full(len(base), np.nan), np.full(len(base), np.nan)
             for fold in range(FOLDS):
                 t = time.time()
@@ -229,9 +231,8 @@ def main():
                 zm[folds == fold] = net.predict(params, mirrored[folds == fold])
                 log(f"{steps} steps, network {member + 1}, fold {fold}: {time.time() - t:.0f} s")
             member_logits[steps].append((z, zm))
-    if not args.reuse:
-        np.savez(saved, **{f"{steps}-{m}{suffix}": pair[k] for steps in candidates
-                           for m, pair in enumerate(member_logits[steps]) for k, suffix in ((0, ""), (1, "-mirrored"))})
+    np.savez(saved, **{f"{steps}-{m}{suffix}": pair[k] for steps in candidates
+                       for m, pair in enumerate(member_logits[steps]) for k, suffix in ((0, ""), (1, "-mirrored"))})
     out_of_fold = {(steps, size, mirror): combined(member_logits[steps][:size], mirror)
                    for steps in candidates for size in sizes for mirror in (False, True)}
     cv_auc = {key: np.mean([net.auc(z[train & (sets == s)], labels[train & (sets == s)]) for s in names])
