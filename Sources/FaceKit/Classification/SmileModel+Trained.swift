@@ -7,5 +7,5 @@ extension SmileModel {
     /// The weight of the geometric model's logit (``ClassifierWeights/smile`` over
     /// ``SmileFeatures``) added to the network's calibrated logit; 0 when cross-validation
     /// kept the network alone.
-    static let geometricLogitWeight = 0.38743993295725465
+    static let geometricLogitWeight = 0.38547911120494593
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Whether a face smiles, read from how its mouth looks and how it is shaped: the mean of three
+/// Whether a face smiles, read from how its mouth looks and how it is shaped: the mean of five
 /// small convolutional networks (FaceKit's `smile.onnx`, one graph, trained by
 /// `scripts/train-smile-model` on GENKI-4K and SMILEsmileD faces, docs/accuracy.md "Smile
 /// network") over the mouth's grey patch (``MouthPatch``), ``side`` pixels square and
