@@ -65,7 +65,10 @@ struct fk_yunet {
     /// and the levels of a search alternate between a few sizes, each of which keeps its network.
     std::vector<std::pair<cv::Size, cv::dnn::Net>> nets;
     static constexpr size_t kMaxNets = 4;
-    std::vector<cv::Mat> outputs;  // reused between passes
+    // Reused between passes: a frame-sized buffer allocated anew each pass is paged in anew.
+    cv::Mat input;
+    cv::Mat blob;
+    std::vector<cv::Mat> outputs;
 
     cv::dnn::Net make_net() const {
         auto net = cv::dnn::readNetFromONNX(model.data(), model.size());
@@ -146,13 +149,16 @@ extern "C" int32_t fk_yunet_detect(fk_yunet *yunet, const fk_image *image, fk_re
 
         // The network's input: the resized region at the top left of a black canvas whose sides
         // are multiples of 32.
-        cv::Mat input(aligned(height), aligned(width), CV_8UC3, cv::Scalar::all(0));
+        cv::Mat &input = yunet->input;
+        input.create(aligned(height), aligned(width), CV_8UC3);
+        input.setTo(cv::Scalar::all(0));
         cv::Mat placed = input(cv::Rect(0, 0, width, height));
         resize_into(bgr(crop), placed);
         if (mirrored) cv::flip(placed, placed, 1);
 
         cv::dnn::Net &net = yunet->net_for(input.size());
-        net.setInput(cv::dnn::blobFromImage(input));
+        cv::dnn::blobFromImage(input, yunet->blob);
+        net.setInput(yunet->blob);
         net.forward(yunet->outputs, output_names());
 
         // Input pixels to image pixels.
