@@ -216,6 +216,8 @@ def main():
     if args.reuse:
         with np.load(saved) as file:
             kept = dict(file)
+        # The logits are by row of the patches they were computed on: the same export only.
+        assert all(len(v) == len(base) for v in kept.values()), f"{saved} is from other patches"
     for steps in candidates:
         member_logits[steps] = []
         for member in range(max(sizes)):
