@@ -212,17 +212,17 @@ def main():
     mirrored = np.ascontiguousarray(base[:, :, ::-1])
     member_logits = {}  # steps -> list over members of (plain, mirrored) out-of-fold logits
     saved = os.path.join(args.work, "cv-logits.npz")
-    kept = {}
+    reused = {}  # "steps-member" -> out-of-fold logits of an earlier run (--reuse)
     if args.reuse:
         with np.load(saved) as file:
-            kept = dict(file)
+            reused = dict(file)
         # The logits are by row of the patches they were computed on: the same export only.
-        assert all(len(v) == len(base) for v in kept.values()), f"{saved} is from other patches"
+        assert all(len(v) == len(base) for v in reused.values()), f"{saved} is from other patches"
     for steps in candidates:
         member_logits[steps] = []
         for member in range(max(sizes)):
-            if f"{steps}-{member}" in kept:
-                member_logits[steps].append((kept[f"{steps}-{member}"], kept[f"{steps}-{member}-mirrored"]))
+            if f"{steps}-{member}" in reused:
+                member_logits[steps].append((reused[f"{steps}-{member}"], reused[f"{steps}-{member}-mirrored"]))
                 continue
             z, zm = np.full(len(base), np.nan), np.full(len(base), np.nan)
             for fold in range(FOLDS):
