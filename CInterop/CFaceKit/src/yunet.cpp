@@ -1,9 +1,9 @@
-// YuNet face detection through OpenCV's DNN module: one network pass over a resized region,
-// decoded into boxes, five keypoints and scores, thinned by non-maximum suppression.
+// YuNet face detection: one network pass (small_cnn) over a resized region, decoded into boxes,
+// five keypoints and scores, thinned by non-maximum suppression.
 #include "CFaceKit.h"
 #include "guard.hpp"
 #include "image.hpp"
-#include "native_logging.hpp"
+#include "small_cnn.hpp"
 
 #include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
@@ -58,64 +58,35 @@ void resize_into(const cv::Mat &source, cv::Mat &target) {
 }  // namespace
 
 struct fk_yunet {
-    /// The ONNX file's bytes, read once: more networks are made from them as input sizes appear.
-    std::vector<char> model;
-    /// One network per input size, most recently used last. OpenCV's network re-plans all its
-    /// layers whenever the input size changes, which costs about as much as a small pass: video
-    /// and the levels of a search alternate between a few sizes, each of which keeps its network.
-    std::vector<std::pair<cv::Size, cv::dnn::Net>> nets;
-    static constexpr size_t kMaxNets = 4;
-    // Reused between passes: a frame-sized buffer allocated anew each pass is paged in anew.
-    cv::Mat input;
-    cv::Mat blob;
-    std::vector<cv::Mat> outputs;
-
-    cv::dnn::Net make_net() const {
-        auto net = cv::dnn::readNetFromONNX(model.data(), model.size());
-        net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-        net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
-        return net;
-    }
-
-    cv::dnn::Net &net_for(cv::Size size) {
-        auto found = std::find_if(nets.begin(), nets.end(), [&](const auto &entry) { return entry.first == size; });
-        if (found == nets.end())  // the network made at load, not yet planned for any size
-            found = std::find_if(nets.begin(), nets.end(), [](const auto &entry) { return entry.first.empty(); });
-        if (found != nets.end()) {
-            found->first = size;
-            std::rotate(found, found + 1, nets.end());
-        } else {
-            if (nets.size() == kMaxNets) nets.erase(nets.begin());
-            nets.emplace_back(size, make_net());
-        }
-        return nets.back().second;
-    }
+    fk::cnn::Network net;
+    cv::Mat input;  // reused between passes: a frame-sized buffer allocated anew is paged in anew
 };
 
 extern "C" int32_t fk_yunet_create(const char *model_path, fk_yunet **out, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(model_path != nullptr && out != nullptr, "model_path and out must not be NULL");
-        fk::silence_native_logging();
         std::ifstream file(model_path, std::ios::binary);
         if (!file) throw fk::failure(FK_MODEL_UNAVAILABLE, std::string("cannot open ") + model_path);
-        auto yunet = std::make_unique<fk_yunet>();
-        yunet->model.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-        cv::dnn::Net net;
+        const std::vector<char> bytes(std::istreambuf_iterator<char>(file), {});
+        fk::onnx::Model model;
         try {
-            net = yunet->make_net();
-        } catch (const cv::Exception &e) {
-            throw fk::failure(FK_MODEL_UNAVAILABLE,
-                              std::string(model_path) + " is not a readable ONNX network (truncated or another format)");
+            model = fk::onnx::parse(bytes.data(), bytes.size());
+        } catch (const fk::onnx::malformed &e) {
+            throw fk::failure(FK_MODEL_UNAVAILABLE, std::string(model_path) +
+                                                        " is not a readable ONNX network (truncated or another format): " +
+                                                        e.what());
         }
-        if (net.empty()) throw fk::failure(FK_MODEL_UNAVAILABLE, std::string(model_path) + " holds no network");
-        auto names = net.getUnconnectedOutLayersNames();
         for (const auto &wanted : output_names()) {
-            if (std::find(names.begin(), names.end(), wanted) == names.end())
+            if (std::find(model.outputs.begin(), model.outputs.end(), wanted) == model.outputs.end())
                 throw fk::failure(FK_MODEL_UNAVAILABLE,
                                   std::string(model_path) + " is not a YuNet face detector (no output " + wanted + ")");
         }
-        yunet->nets.emplace_back(cv::Size(), net);
-        *out = yunet.release();
+        try {
+            *out = new fk_yunet{fk::cnn::Network(model), cv::Mat()};
+        } catch (const fk::cnn::unsupported &e) {
+            throw fk::failure(FK_MODEL_UNAVAILABLE,
+                              std::string(model_path) + " uses what FaceKit's network runner does not have: " + e.what());
+        }
     });
 }
 
@@ -156,10 +127,19 @@ extern "C" int32_t fk_yunet_detect(fk_yunet *yunet, const fk_image *image, fk_re
         resize_into(bgr(crop), placed);
         if (mirrored) cv::flip(placed, placed, 1);
 
-        cv::dnn::Net &net = yunet->net_for(input.size());
-        cv::dnn::blobFromImage(input, yunet->blob);
-        net.setInput(yunet->blob);
-        net.forward(yunet->outputs, output_names());
+        // The network's input: the canvas's blue, green and red planes.
+        fk::cnn::Tensor &planes = yunet->net.input(3, input.rows, input.cols);
+        const size_t plane = size_t(input.rows) * input.cols;
+        for (int y = 0; y < input.rows; ++y) {
+            const uint8_t *pixel = input.ptr<uint8_t>(y);
+            float *blue = planes.data.data() + size_t(y) * input.cols;
+            for (int x = 0; x < input.cols; ++x, pixel += 3) {
+                blue[x] = pixel[0];
+                blue[plane + x] = pixel[1];
+                blue[2 * plane + x] = pixel[2];
+            }
+        }
+        yunet->net.run();
 
         // Input pixels to image pixels.
         const double sx = double(crop.width) / width, sy = double(crop.height) / height;
@@ -174,13 +154,15 @@ extern "C" int32_t fk_yunet_detect(fk_yunet *yunet, const fk_image *image, fk_re
             const int stride = kStrides[level];
             const int columns = input.cols / stride;
             const int cells = columns * (input.rows / stride);
-            const auto &outputs = yunet->outputs;
-            fk::require(int(outputs[level].total()) == cells && int(outputs[9 + level].total()) == cells * 10,
-                        "the network's outputs do not match its input grid");
-            const float *cls = outputs[level].ptr<float>();
-            const float *obj = outputs[3 + level].ptr<float>();
-            const float *bbox = outputs[6 + level].ptr<float>();
-            const float *kps = outputs[9 + level].ptr<float>();
+            auto output = [&](int index, int per_cell) {
+                const fk::cnn::Tensor &t = yunet->net.tensor(output_names()[index]);
+                fk::require(t.total() == size_t(cells) * per_cell, "the network's outputs do not match its input grid");
+                return t.data.data();
+            };
+            const float *cls = output(level, 1);
+            const float *obj = output(3 + level, 1);
+            const float *bbox = output(6 + level, 4);
+            const float *kps = output(9 + level, 10);
             for (int cell = 0; cell < cells; ++cell) {
                 const float score = std::sqrt(clamp01(cls[cell]) * clamp01(obj[cell]));
                 if (score < min_score) continue;
