@@ -21,8 +21,9 @@ struct Network::Step {
     int output = -1;
     std::string name;
     // Conv
-    std::vector<float> weights, bias;  // [out, in / groups, kernel_h, kernel_w], [out]
-    std::vector<float> packed;         // each group's weights as pack_rows orders them
+    // Each group's weights as pack_rows orders them, which for a group of one output channel
+    // (a depthwise layer's) is the file's [out, in / groups, kernel_h, kernel_w] order; [out].
+    std::vector<float> weights, bias;
     int out_channels = 0, groups = 1, kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1;
     int pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
     bool relu = false;
@@ -318,7 +319,6 @@ Network::Network(const onnx::Model &model) {
             s.inputs = {data_input(0)};
             const auto &w = initializer(model, node.inputs.at(1), s.name);
             if (w.dims.size() != 4) throw unsupported(s.name + ": only 2-D convolutions");
-            s.weights = w.floats;
             s.out_channels = as_int(w.dims[0], s.name);
             s.kernel_h = as_int(w.dims[2], s.name);
             s.kernel_w = as_int(w.dims[3], s.name);
@@ -342,8 +342,8 @@ Network::Network(const onnx::Model &model) {
             const int group_out = s.out_channels / s.groups;
             const int depth = as_int(w.dims[1], s.name) * s.kernel_h * s.kernel_w;
             for (int g = 0; g < s.groups; ++g) {
-                auto packed = pack_rows(s.weights.data() + size_t(g) * group_out * depth, group_out, depth);
-                s.packed.insert(s.packed.end(), packed.begin(), packed.end());
+                auto packed = pack_rows(w.floats.data() + size_t(g) * group_out * depth, group_out, depth);
+                s.weights.insert(s.weights.end(), packed.begin(), packed.end());
             }
         } else if (node.op == "Relu" || node.op == "Sigmoid") {
             s.op = node.op == "Relu" ? Op::Relu : Op::Sigmoid;
@@ -485,7 +485,7 @@ void Network::run() {
                             columns = scratch.data();
                             stride = count;
                         }
-                        product(s.packed.data() + size_t(g) * group_out * depth, group_out, depth, columns, stride,
+                        product(s.weights.data() + size_t(g) * group_out * depth, group_out, depth, columns, stride,
                                 int(count), s.bias.data() + size_t(g) * group_out,
                                 out.data.data() + size_t(g) * group_out * plane + first, plane, s.relu, strip.data());
                     }

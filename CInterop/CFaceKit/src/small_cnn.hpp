@@ -38,7 +38,6 @@ public:
     void run();
     /// A tensor by its name in the model, as the last run() left it.
     const Tensor &tensor(const std::string &name) const;
-    bool has_tensor(const std::string &name) const { return names_.count(name) != 0; }
 
     struct Step;
 

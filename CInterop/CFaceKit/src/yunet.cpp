@@ -13,7 +13,6 @@
 #include <cmath>
 #include <fstream>
 #include <iterator>
-#include <memory>
 #include <string>
 #include <vector>
 
