@@ -215,6 +215,29 @@ void fk_shape_predictor::read_dlib(const uint8_t *bytes, size_t count, const std
     }
 }
 
+namespace {
+
+/// dlib::impl::extract_feature_pixel_values, given the box's transform to the image: the
+/// intensity of each pixel the level reads, placed relative to current_shape (0 outside the
+/// image). dlib's arithmetic in dlib's order, so the same values.
+template <typename image_type>
+void feature_pixel_values(const image_type &img, const dlib::point_transform_affine &to_image,
+                          const dlib::matrix<float, 0, 1> &current_shape, const dlib::matrix<float, 0, 1> &reference_shape,
+                          const cascade_level &level, std::vector<float> &out) {
+    const dlib::matrix<float, 2, 2> tform =
+        dlib::matrix_cast<float>(dlib::impl::find_tform_between_shapes(reference_shape, current_shape).get_m());
+    const dlib::rectangle area = dlib::get_rect(img);
+    const dlib::const_image_view<image_type> view(img);
+    out.resize(level.deltas.size());
+    for (size_t i = 0; i < out.size(); ++i) {
+        const dlib::point p =
+            to_image(tform * level.deltas[i] + dlib::impl::location(current_shape, level.anchor_idx[i]));
+        out[i] = area.contains(p) ? float(dlib::get_pixel_intensity(view[p.y()][p.x()])) : 0;
+    }
+}
+
+}  // namespace
+
 /// dlib's shape_predictor::operator(), on the flat trees.
 template <typename image_type>
 std::vector<dlib::point> fk_shape_predictor::predict(const image_type &img, const dlib::rectangle &rect) const {
@@ -222,9 +245,11 @@ std::vector<dlib::point> fk_shape_predictor::predict(const image_type &img, cons
     std::vector<float> pixels;
     std::vector<uint32_t> chosen;
     const size_t d = dims();
+    // dlib finds this transform again at every level, with an SVD each time: it depends only on
+    // the box.
+    const dlib::point_transform_affine to_image = dlib::impl::unnormalizing_tform(rect);
     for (const auto &level : levels) {
-        dlib::impl::extract_feature_pixel_values(img, rect, current_shape, initial_shape, level.anchor_idx,
-                                                 level.deltas, pixels);
+        feature_pixel_values(img, to_image, current_shape, initial_shape, level, pixels);
         const size_t leaves_per_tree = level.splits_per_tree + 1;
         chosen.resize(level.tree_count);
         for (size_t t = 0; t < level.tree_count; ++t) {
@@ -248,7 +273,6 @@ std::vector<dlib::point> fk_shape_predictor::predict(const image_type &img, cons
             for (size_t k = 0; k < d; ++k) shape[k] += leaf[k];
         }
     }
-    const dlib::point_transform_affine to_image = dlib::impl::unnormalizing_tform(rect);
     std::vector<dlib::point> parts(d / 2);
     for (size_t i = 0; i < parts.size(); ++i) parts[i] = to_image(dlib::impl::location(current_shape, i));
     return parts;
