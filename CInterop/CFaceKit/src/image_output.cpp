@@ -84,8 +84,13 @@ extern "C" int32_t fk_image_sample_gray(const fk_image *image, const float affin
         const int y0 = clampTo(std::floor(*std::min_element(ys, ys + 4)) - 1, source.rows - 1);
         const int x1 = clampTo(std::ceil(*std::max_element(xs, xs + 4)) + 2, source.cols);
         const int y1 = clampTo(std::ceil(*std::max_element(ys, ys + 4)) + 2, source.rows);
+        const cv::Rect region(x0, y0, std::max(1, x1 - x0), std::max(1, y1 - y0));
         cv::Mat grey;
-        cv::cvtColor(source(cv::Rect(x0, y0, std::max(1, x1 - x0), std::max(1, y1 - y0))), grey, cv::COLOR_BGR2GRAY);
+        if (!image->grey.empty()) {
+            grey = image->grey(region);
+        } else {
+            cv::cvtColor(source(region), grey, cv::COLOR_BGR2GRAY);
+        }
         const cv::Matx23d map(affine[0], affine[1], affine[2] - x0, affine[3], affine[4], affine[5] - y0);
         cv::Mat view(height, width, CV_8UC1, out);
         cv::warpAffine(grey, view, map, view.size(), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);

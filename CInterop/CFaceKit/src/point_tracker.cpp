@@ -21,9 +21,10 @@ struct fk_point_tracker {
     int frame_reduction = 0;  // as asked, for the previous frame
     std::vector<cv::Mat> previous, current;  // grey pyramids (empty: no frame yet)
 
-    void push(const cv::Mat &bgr, int asked_reduction) {
-        cv::Mat grey;
-        cv::cvtColor(bgr, grey, cv::COLOR_BGR2GRAY);
+    void push(const fk_image &frame, int asked_reduction) {
+        const cv::Mat &bgr = frame.bgr;
+        cv::Mat converted;
+        cv::Mat grey = frame.grey_or_convert(converted);
         double reduction_now = 1;
         if (asked_reduction > 1) {
             const int width = std::max(1, grey.cols / asked_reduction);
@@ -69,7 +70,7 @@ extern "C" int32_t fk_point_tracker_push_frame(fk_point_tracker *tracker, const 
     return fk::guarded(error, [&] {
         fk::require(tracker != nullptr && frame != nullptr, "NULL argument");
         fk::require(reduction >= 1 && reduction <= 64, "reduction must be 1 ... 64");
-        tracker->push(frame->bgr, reduction);
+        tracker->push(*frame, reduction);
     });
 }
 

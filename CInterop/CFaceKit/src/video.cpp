@@ -86,6 +86,10 @@ class read_ahead {
             std::exception_ptr failure;
             try {
                 frame = decoder_.next(convert);
+                // Made here, on this thread, rather than twice on the caller's (the flow's pyramid
+                // and the cut detector's thumbnail both read grey).
+                if (frame.ok && frame.converted && frame.image.type() == CV_8UC3)
+                    cv::cvtColor(frame.image, frame.grey, cv::COLOR_BGR2GRAY);
             } catch (...) {
                 failure = std::current_exception();
             }
@@ -278,7 +282,7 @@ extern "C" int32_t fk_video_next(fk_video *video, int32_t decode, fk_image **fra
         std::unique_ptr<fk_image> image;
         if (decode) {
             if (decoded.image.type() != CV_8UC3) throw fk::failure(FK_INTERNAL, "unexpected frame type");
-            image = std::make_unique<fk_image>(fk_image{decoded.image});
+            image = std::make_unique<fk_image>(fk_image{decoded.image, decoded.grey});
         }
         *ended = 0;
         *index = frame_index;

@@ -35,6 +35,9 @@ struct decoded_frame {
     /// No frame because a live source sent nothing for its timeout.
     bool stalled = false;
     cv::Mat image;
+    /// `image` in grey, made by the read-ahead thread (video.cpp) for the tracker's optical flow
+    /// and cut detection; empty when not converted there.
+    cv::Mat grey;
     /// Presentation time from the stream's start (NaN when the container gives none).
     double position_ms = 0;
 };
