@@ -95,8 +95,10 @@ public final class FaceTracker {
     private var framesSinceDetection = Int.max / 2
     /// Analysed frames since a followed face was lost while its track lives on.
     private var framesSinceLoss = Int.max / 2
-    private var smoothers: [Int: FaceSmoother] = [:]
-    private var eyeClassifiers: [Int: VideoEyeClassifier] = [:]
+    /// Describes each frame's faces once tracked, on a thread of its own.
+    private let reporting: ReportingWorker
+    /// Faces whose smoothing starts afresh in the frame being tracked.
+    private var restartedIDs: Set<Int> = []
     private var cuts = SceneCutDetector()
     /// Every track of this video, with its descriptors: for ``joinedTrackIDs()``. Reading it
     /// waits for the descriptors still computing.
@@ -143,6 +145,7 @@ public final class FaceTracker {
         self.detector = detector
         self.detectionInterval = detectionInterval
         isSmoothing = smoothing
+        reporting = ReportingWorker(FaceReporter(detector: detector, isSmoothing: smoothing))
         // The network is read on the worker's thread, while the caller goes on.
         var descriptorModel: String?
         switch reidentification {
@@ -171,23 +174,42 @@ public final class FaceTracker {
     /// Waits for the descriptor passes still running: a pass the tracker never read would
     /// otherwise go on into the process's exit, while the libraries it runs in are torn down
     /// (a crash seen when a live stream stalled).
-    deinit { descriptorWorker?.waitForAll() }
+    deinit {
+        reporting.waitForAll()
+        descriptorWorker?.waitForAll()
+    }
 
     /// The faces in `image`, shown at `timestampMs`, ordered as ``FaceDetector/process(_:)``
     /// orders them, each with its tracking ID.
     public func process(_ image: FaceImage, timestampMs: Double) throws(FaceKitError) -> [Face] {
+        try processInBackground(image, timestampMs: timestampMs).faces()
+    }
+
+    /// ``process(_:timestampMs:)`` in two halves: returns once the frame is tracked (its faces
+    /// found and given their IDs), and describes them (smoothing, head pose, landmarks,
+    /// probabilities, quality) on a thread of its own while the caller goes on to the next frame.
+    /// The faces are the same as ``process(_:timestampMs:)`` gives; read them in order of the
+    /// frames. At most ``ReportingWorker/maximumWaiting`` frames wait to be described: past that,
+    /// this waits.
+    public func processInBackground(_ image: FaceImage, timestampMs: Double) throws(FaceKitError) -> PendingFaces {
+        reporting.report(try track(image, timestampMs: timestampMs))
+    }
+
+    /// The first half of ``process(_:timestampMs:)``: each face found in `image`, with its ID.
+    private func track(_ image: FaceImage, timestampMs: Double) throws(FaceKitError) -> TrackedFrame {
         if let error = descriptorWorker?.takeError() { throw error }
         let reduction = FaceFollower.reduction(frameWidth: image.width, options: options)
         try pointTracker.push(image, reduction: reduction)
-        if try cuts.isCut(image) {
+        let isCut = try cuts.isCut(image)
+        if isCut {
             // A new shot: nothing is carried over by position or flow, only by appearance.
             tracker.endShot()
             followed.removeAll()
-            smoothers.removeAll()
             framesSinceDetection = Int.max / 2
         }
         framesSinceDetection += 1
         framesSinceLoss += 1
+        restartedIDs.removeAll()
         var faces: [(id: Int, state: FaceFollower.State)] = []
         // A face lost a moment ago may be back any frame: look for it on every frame for a while.
         let awaitingReturn = framesSinceLoss < detectionInterval
@@ -203,22 +225,19 @@ public final class FaceTracker {
             framesSinceLoss = 0
         }
         followed = Dictionary(uniqueKeysWithValues: faces.map { ($0.id, $0.state) })
-        smoothers = smoothers.filter { live.contains($0.key) }
 
-        var result = try faces.map { id, state throws(FaceKitError) in
-            try face(id: id, state: state, image: image, timestampMs: timestampMs)
-        }
-        for face in result {
-            spans.record(id: face.trackingID!, timestampMs: timestampMs)
-            if let descriptor = face.descriptor {
-                unrecordedDescriptors.append((face.trackingID!, timestampMs, PendingDescriptor(descriptor.values)))
-            }
+        for (id, _) in faces { spans.record(id: id, timestampMs: timestampMs) }
+        var descriptors: [PendingDescriptor]?
+        if options.descriptorMode == .all {
+            // Filled in as the faces are described; their order here fixes their order in spans.
+            let pending = faces.map { _ in PendingDescriptor() }
+            for (face, descriptor) in zip(faces, pending) { unrecordedDescriptors.append((face.id, timestampMs, descriptor)) }
+            descriptors = pending
         }
         recordDescriptors(waiting: false)
-        result.sort { ($0.frame.minX, $0.frame.minY) < ($1.frame.minX, $1.frame.minY) }
-        // A face unseen for a whole window has no usable eye history left.
-        eyeClassifiers = eyeClassifiers.filter { $0.value.lastTimestampMs >= timestampMs - EyeOpenLevel.window }
-        return result
+        return TrackedFrame(
+            image: image, timestampMs: timestampMs, faces: faces, isCut: isCut, restartedIDs: restartedIDs,
+            liveIDs: live, descriptors: descriptors)
     }
 
     /// The tracks of this video that are one person seen in different shots, joined now that
@@ -250,8 +269,7 @@ public final class FaceTracker {
     public func reset() {
         tracker = BoxTracker(configuration: tracker.configuration)
         followed.removeAll()
-        smoothers.removeAll()
-        eyeClassifiers.removeAll()
+        reporting.reset()
         cuts = SceneCutDetector()
         descriptorWorker?.waitForAll()
         _ = descriptorWorker?.takeError()
@@ -332,7 +350,7 @@ public final class FaceTracker {
             unrecordedDescriptors.append((ids[index], timestampMs, pending))
         }
         // New, or re-identified after a jump: its smoothing starts afresh.
-        for (index, id) in ids.enumerated() where !continuing[index] { smoothers[id] = nil }
+        for (index, id) in ids.enumerated() where !continuing[index] { restartedIDs.insert(id) }
         return Array(zip(ids, states)).map { (id: $0.0, state: $0.1) }
     }
 
@@ -347,24 +365,5 @@ public final class FaceTracker {
             x: carried.minX + (detected.minX - carried.minX) * w, y: carried.minY + (detected.minY - carried.minY) * w,
             width: carried.width + (detected.width - carried.width) * w,
             height: carried.height + (detected.height - carried.height) * w)
-    }
-
-    /// The reported face: smoothed geometry, probabilities from the measured points.
-    private func face(id: Int, state: FaceFollower.State, image: FaceImage, timestampMs: Double) throws(FaceKitError)
-        -> Face
-    {
-        var box = state.frame
-        var shape = state.shape
-        if isSmoothing {
-            (box, shape) = smoothers[id, default: FaceSmoother(parameters: FaceSmoother.defaultParameters)]
-                .smooth(box: box, shape: shape, timestampMs: timestampMs)
-        }
-        var face = try detector.face(
-            frame: box, shape: shape, classifiedAs: state.shape, detectionScore: state.detectionScore, image: image)
-        face.trackingID = id
-        if options.classificationMode == .all {
-            eyeClassifiers[id, default: VideoEyeClassifier()].refine(&face, shape: state.shape, timestampMs: timestampMs)
-        }
-        return face
     }
 }

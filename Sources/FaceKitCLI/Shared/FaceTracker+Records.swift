@@ -38,17 +38,41 @@ extension FaceTracker {
         let line = ProgressLine(output: progress.output, enabled: progress.enabled, source: path, frames: frames)
         defer { line.finish() }
         var framesAnalysed = 0
-        do {
-            while let (frame, analyse) = try frames.next() {
-                defer { line.update(framesRead: frames.framesRead, framesAnalysed: framesAnalysed) }
-                guard analyse, let image = frame.image else { continue }
-                for record in try records(of: frame, image: image, source: path) { emit(record) }
-                framesAnalysed += 1
-                if let left = framesLeft {
-                    framesLeft = left - 1
-                    if left == 1 { return (framesAnalysed, nil) }
+        // Frames tracked whose faces are still being described, oldest first: the tracker goes
+        // on to the next frame meanwhile (``FaceTracker/processInBackground(_:timestampMs:)``).
+        var describing: [(frame: VideoReader.Frame, faces: PendingFaces)] = []
+        /// Emits the rows of the frames described, in order; of all of them when `waiting`.
+        func emitDescribed(waiting: Bool) throws(FaceKitError) {
+            while let (frame, faces) = describing.first, waiting || faces.isReady {
+                describing.removeFirst()
+                for (index, face) in try faces.faces().enumerated() {
+                    emit(FaceRecord(
+                        source: path, frame: frame.index, timestampMilliseconds: frame.timestampMs, index: index, face: face))
                 }
             }
+        }
+        do throws(FaceKitError) {
+            do throws(FaceKitError) {
+                while let (frame, analyse) = try frames.next() {
+                    defer { line.update(framesRead: frames.framesRead, framesAnalysed: framesAnalysed) }
+                    guard analyse, let image = frame.image else { continue }
+                    describing.append((frame, try processInBackground(image, timestampMs: frame.timestampMs)))
+                    framesAnalysed += 1
+                    if let left = framesLeft {
+                        framesLeft = left - 1
+                        if left == 1 {
+                            try emitDescribed(waiting: true)
+                            return (framesAnalysed, nil)
+                        }
+                    }
+                    try emitDescribed(waiting: false)
+                }
+            } catch {
+                // The frames tracked before the failure are kept, as far as they can be described.
+                try? emitDescribed(waiting: true)
+                throw error
+            }
+            try emitDescribed(waiting: true)
         } catch {
             return (framesAnalysed, video.failureMessage(error, kept: kept))
         }
