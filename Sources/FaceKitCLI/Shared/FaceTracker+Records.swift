@@ -10,7 +10,12 @@ extension FaceTracker {
     /// for record in try tracker.records(of: frame, image: image, source: "clip.mp4") { writer.write(record) }
     /// ```
     func records(of frame: VideoReader.Frame, image: FaceImage, source: String) throws(FaceKitError) -> [FaceRecord] {
-        try process(image, timestampMs: frame.timestampMs).enumerated().map { index, face in
+        Self.records(try process(image, timestampMs: frame.timestampMs), of: frame, source: source)
+    }
+
+    /// `faces`, found in `frame` of `source`, as records.
+    static func records(_ faces: [Face], of frame: VideoReader.Frame, source: String) -> [FaceRecord] {
+        faces.enumerated().map { index, face in
             FaceRecord(
                 source: source, frame: frame.index, timestampMilliseconds: frame.timestampMs, index: index, face: face)
         }
@@ -41,14 +46,19 @@ extension FaceTracker {
         // Frames tracked whose faces are still being described, oldest first: the tracker goes
         // on to the next frame meanwhile (``FaceTracker/processInBackground(_:timestampMs:)``).
         var describing: [(frame: VideoReader.Frame, faces: PendingFaces)] = []
-        /// Emits the rows of the frames described, in order; of all of them when `waiting`.
+        /// Emits the rows of the frames described, in order; of all of them when `waiting`. A frame
+        /// that could not be described ends the rows there: the frames after it are dropped.
         func emitDescribed(waiting: Bool) throws(FaceKitError) {
-            while let (frame, faces) = describing.first, waiting || faces.isReady {
+            while let (frame, pending) = describing.first, waiting || pending.isReady {
                 describing.removeFirst()
-                for (index, face) in try faces.faces().enumerated() {
-                    emit(FaceRecord(
-                        source: path, frame: frame.index, timestampMilliseconds: frame.timestampMs, index: index, face: face))
+                let faces: [Face]
+                do {
+                    faces = try pending.faces()
+                } catch {
+                    describing.removeAll()
+                    throw error
                 }
+                for record in Self.records(faces, of: frame, source: path) { emit(record) }
             }
         }
         do throws(FaceKitError) {
