@@ -325,7 +325,12 @@ cv::Mat video_decoder::convert_last() {
     case 90: cv::rotate(sized, image, cv::ROTATE_90_CLOCKWISE); break;
     case 180: cv::rotate(sized, image, cv::ROTATE_180); break;
     case 270: cv::rotate(sized, image, cv::ROTATE_90_COUNTERCLOCKWISE); break;
-    default: sized.copyTo(image); break;
+    default:
+        // Rows with no padding (widths of a multiple of 64, as most are): the buffer's rows are
+        // the image, shared instead of copied.
+        if (sized.data == buffer.data && stride == width * 3) return buffer.rowRange(0, height).reshape(3);
+        sized.copyTo(image);
+        break;
     }
     return image;
 }
