@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -26,16 +25,16 @@ import Synchronization
 /// pending.value?.count                               // 128, waiting if still computing
 /// ```
 final class DescriptorWorker: Sendable {
-    /// Passes queued or running at most, before ``describe(_:in:)`` waits.
+    /// Jobs (the network's reading, then the passes) queued or running at most, before
+    /// ``describe(_:in:)`` waits.
     static let maximumWaiting = 8
 
     /// The network, or why it could not be read; used only on `queue`, so its lock is never
     /// contended: it is what lets the compiler check that the network stays on one thread at a
     /// time.
     private let network = Mutex<Result<NativeFaceDescriptor, FaceKitError>?>(nil)
-    private let queue = DispatchQueue(label: "FaceKit.DescriptorWorker")
-    /// Free places in the queue: ``describe(_:in:)`` waits on it when all are taken.
-    private let slots = DispatchSemaphore(value: DescriptorWorker.maximumWaiting)
+    /// Reading the network, then the passes; ``describe(_:in:)`` waits while it is full.
+    private let queue = BoundedSerialQueue(label: "FaceKit.DescriptorWorker", limit: DescriptorWorker.maximumWaiting)
     private let firstError = Mutex<FaceKitError?>(nil)
 
     /// Starts reading the network at `modelPath` on the worker's thread.
@@ -50,9 +49,7 @@ final class DescriptorWorker: Sendable {
     /// Starts the descriptor of the face whose 68 points are `shape` in `image`.
     func describe(_ shape: FaceShape, in image: FaceImage) -> PendingDescriptor {
         let pending = PendingDescriptor()
-        slots.wait()
         queue.async { [self] in
-            defer { slots.signal() }
             do throws(FaceKitError) {
                 pending.fulfil(
                     try network.withLock { (network) throws(FaceKitError) in

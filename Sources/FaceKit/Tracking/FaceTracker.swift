@@ -97,8 +97,6 @@ public final class FaceTracker {
     private var framesSinceLoss = Int.max / 2
     /// Describes each frame's faces once tracked, on a thread of its own.
     private let reporting: ReportingWorker
-    /// Faces whose smoothing starts afresh in the frame being tracked.
-    private var restartedIDs: Set<Int> = []
     private var cuts = SceneCutDetector()
     /// Every track of this video, with its descriptors: for ``joinedTrackIDs()``. Reading it
     /// waits for the descriptors still computing.
@@ -209,15 +207,15 @@ public final class FaceTracker {
         }
         framesSinceDetection += 1
         framesSinceLoss += 1
-        restartedIDs.removeAll()
         var faces: [(id: Int, state: FaceFollower.State)] = []
+        var restartedIDs: Set<Int> = []
         // A face lost a moment ago may be back any frame: look for it on every frame for a while.
         let awaitingReturn = framesSinceLoss < detectionInterval
         if framesSinceDetection < detectionInterval, !awaitingReturn, let carried = try carryFollowedFaces(into: image) {
             faces = carried
             tracker.follow(Dictionary(uniqueKeysWithValues: carried.map { ($0.id, $0.state.frame) }), timestampMs: timestampMs)
         } else {
-            faces = try detectFaces(in: image, timestampMs: timestampMs)
+            (faces, restartedIDs) = try detectFaces(in: image, timestampMs: timestampMs)
             framesSinceDetection = 0
         }
         let live = Set(tracker.liveTrackIDs)
@@ -304,14 +302,15 @@ public final class FaceTracker {
     }
 
     /// A full detection, matched to the tracks by ``BoxTracker`` (with descriptors when
-    /// re-identifying).
+    /// re-identifying), and the IDs whose smoothing starts afresh: new faces, and faces
+    /// re-identified after a jump.
     ///
     /// A detection of a face that was being followed gets its boxes half way between the
     /// detector's and where the flow carried them (``detectionWeight``): the detector corrects the
     /// flow's drift, and the 68-point model does not jump between two seed boxes (which can flip
     /// a half-closed eye's reading).
     private func detectFaces(in image: FaceImage, timestampMs: Double) throws(FaceKitError)
-        -> [(id: Int, state: FaceFollower.State)]
+        -> (faces: [(id: Int, state: FaceFollower.State)], restarted: Set<Int>)
     {
         let candidates = try detector.candidates(in: image)
         var motions: [FaceFollower.Motion] = []
@@ -349,9 +348,8 @@ public final class FaceTracker {
         for (index, pending) in described.sorted(by: { $0.key < $1.key }) {
             unrecordedDescriptors.append((ids[index], timestampMs, pending))
         }
-        // New, or re-identified after a jump: its smoothing starts afresh.
-        for (index, id) in ids.enumerated() where !continuing[index] { restartedIDs.insert(id) }
-        return Array(zip(ids, states)).map { (id: $0.0, state: $0.1) }
+        let restarted = Set(ids.indices.filter { !continuing[$0] }.map { ids[$0] })
+        return (Array(zip(ids, states)).map { (id: $0.0, state: $0.1) }, restarted)
     }
 
     /// Weight of a new detection's boxes against those carried by flow, for a face followed into

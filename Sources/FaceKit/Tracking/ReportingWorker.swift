@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// Runs a tracker's ``FaceReporter`` on a thread of its own, so that one frame's faces are
@@ -15,8 +14,7 @@ final class ReportingWorker: Sendable {
 
     /// Used only on `queue`, so its lock is never contended.
     private let reporter: Mutex<FaceReporter>
-    private let queue = DispatchQueue(label: "FaceKit.ReportingWorker")
-    private let slots = DispatchSemaphore(value: ReportingWorker.maximumWaiting)
+    private let queue = BoundedSerialQueue(label: "FaceKit.ReportingWorker", limit: ReportingWorker.maximumWaiting)
 
     init(_ reporter: FaceReporter) {
         self.reporter = Mutex(reporter)
@@ -25,9 +23,7 @@ final class ReportingWorker: Sendable {
     /// Starts describing `frame`'s faces.
     func report(_ frame: TrackedFrame) -> PendingFaces {
         let pending = Pending<Result<[Face], FaceKitError>>()
-        slots.wait()
         queue.async { [self] in
-            defer { slots.signal() }
             pending.fulfil(reporter.withLock { reporter in
                 Result { () throws(FaceKitError) in try reporter.faces(of: frame) }
             })

@@ -62,28 +62,25 @@ extension FaceTracker {
             }
         }
         do throws(FaceKitError) {
-            do throws(FaceKitError) {
-                while let (frame, analyse) = try frames.next() {
-                    defer { line.update(framesRead: frames.framesRead, framesAnalysed: framesAnalysed) }
-                    guard analyse, let image = frame.image else { continue }
-                    describing.append((frame, try processInBackground(image, timestampMs: frame.timestampMs)))
-                    framesAnalysed += 1
-                    if let left = framesLeft {
-                        framesLeft = left - 1
-                        if left == 1 {
-                            try emitDescribed(waiting: true)
-                            return (framesAnalysed, nil)
-                        }
+            while let (frame, analyse) = try frames.next() {
+                defer { line.update(framesRead: frames.framesRead, framesAnalysed: framesAnalysed) }
+                guard analyse, let image = frame.image else { continue }
+                describing.append((frame, try processInBackground(image, timestampMs: frame.timestampMs)))
+                framesAnalysed += 1
+                if let left = framesLeft {
+                    framesLeft = left - 1
+                    if left == 1 {
+                        try emitDescribed(waiting: true)
+                        return (framesAnalysed, nil)
                     }
-                    try emitDescribed(waiting: false)
                 }
-            } catch {
-                // The frames tracked before the failure are kept, as far as they can be described.
-                try? emitDescribed(waiting: true)
-                throw error
+                try emitDescribed(waiting: false)
             }
             try emitDescribed(waiting: true)
         } catch {
+            // The frames tracked before the failure are kept, as far as they can be described
+            // (none are left after a frame that could not be described).
+            try? emitDescribed(waiting: true)
             return (framesAnalysed, video.failureMessage(error, kept: kept))
         }
         return (framesAnalysed, frames.passedEnd ? nil : video.incompleteReadingMessage(kept: kept))
