@@ -1,6 +1,5 @@
-// Sequential video reading (fk_video) on FFmpeg's libavformat and libavcodec (video_decoder), one
-// frame decoded ahead on a thread of its own so that decoding the next frame overlaps the
-// caller's work on this one.
+// Sequential video reading (fk_video) on FFmpeg's libavformat and libavcodec (video_decoder), a
+// few frames decoded ahead on a thread of its own so that decoding overlaps the caller's work.
 #include "CFaceKit.h"
 #include "file_input.hpp"
 #include "guard.hpp"
@@ -8,8 +7,10 @@
 #include "native_logging.hpp"
 #include "video_decoder.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <condition_variable>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -19,12 +20,19 @@
 
 namespace {
 
-/// Decodes the next frame on a worker thread while the caller works on the current one. The
-/// decoder is touched by one thread at a time: the worker while a frame is in flight, the caller
-/// only after `wait()` returned.
+/// Decodes the next frames on a worker thread while the caller works on the current one. A file
+/// is decoded up to `depth` frames ahead, so that the worker fills a core the caller leaves idle
+/// (a tracker waiting for a face descriptor) and the caller then finds its frames ready; a live
+/// source one frame ahead, so that a frame is never older than the analysis needs.
+///
+/// Frames are converted to BGR as the caller's last call asked. An unconverted frame is only
+/// ever the last one queued, and the worker decodes nothing after it until the caller has
+/// taken it and called start() again: in between the decoder is idle and its last frame is that
+/// one, which `fk::video_decoder::convert_last()` converts when the caller wants its pixels.
 class read_ahead {
   public:
-    explicit read_ahead(fk::video_decoder &decoder) : decoder_(decoder), worker_([this] { run(); }) {}
+    read_ahead(fk::video_decoder &decoder, size_t depth)
+        : decoder_(decoder), depth_(std::max<size_t>(depth, 1)), worker_([this] { run(); }) {}
     ~read_ahead() {
         {
             std::lock_guard<std::mutex> lock(mutex_);
@@ -36,24 +44,28 @@ class read_ahead {
     read_ahead(const read_ahead &) = delete;
     read_ahead &operator=(const read_ahead &) = delete;
 
-    /// Starts decoding the next frame (converting it when `convert` is set).
+    /// Lets the worker decode ahead again (converting when `convert` is set).
     void start(bool convert) {
         {
             std::lock_guard<std::mutex> lock(mutex_);
             convert_ = convert;
-            requested_ = true;
+            paused_ = false;
         }
         changed_.notify_all();
     }
 
-    /// The frame started by `start`, or no frame once interrupt() was called; rethrows what
-    /// decoding threw.
+    /// The next frame, or no frame after the end or once interrupt() was called; rethrows what
+    /// decoding threw. The worker then waits for start().
     fk::decoded_frame wait() {
         std::unique_lock<std::mutex> lock(mutex_);
-        changed_.wait(lock, [this] { return !requested_ || interrupted_; });
-        if (interrupted_) return fk::decoded_frame{};
-        if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
-        return std::move(result_);
+        changed_.wait(lock, [this] { return !queue_.empty() || interrupted_ || finished_; });
+        // After the end (or a failure already thrown) every call finds no frame.
+        if (interrupted_ || queue_.empty()) return fk::decoded_frame{};
+        entry next = std::move(queue_.front());
+        queue_.pop_front();
+        paused_ = true;
+        if (next.failure) std::rethrow_exception(next.failure);
+        return std::move(next.frame);
     }
 
     /// Makes wait() return at once, now and from now on. Safe from any thread.
@@ -65,58 +77,83 @@ class read_ahead {
         changed_.notify_all();
     }
 
-    /// Whether a frame is still in flight (after an interrupt: the decoder not yet back).
+    /// Whether the worker is inside the decoder (after an interrupt: not yet back).
     bool busy() {
         std::lock_guard<std::mutex> lock(mutex_);
-        return requested_;
+        return decoding_;
     }
 
     /// Lets the worker finish on its own instead of joining it (see ~fk_video).
     void abandon() { worker_.detach(); }
 
   private:
+    struct entry {
+        fk::decoded_frame frame;
+        std::exception_ptr failure;
+    };
+
+    /// Whether the worker may decode one more frame now.
+    bool may_decode() const {
+        if (paused_ || finished_) return false;
+        // After an unconverted frame nothing more until it is taken (see the class comment).
+        return queue_.size() < (convert_ ? depth_ : 1) && (queue_.empty() || queue_.back().frame.converted);
+    }
+
     void run() {
         std::unique_lock<std::mutex> lock(mutex_);
         while (true) {
-            changed_.wait(lock, [this] { return requested_ || stopping_; });
+            changed_.wait(lock, [this] { return stopping_ || may_decode(); });
             if (stopping_) return;
             const bool convert = convert_;
+            decoding_ = true;
             lock.unlock();
-            fk::decoded_frame frame;
-            std::exception_ptr failure;
+            entry next;
             try {
-                frame = decoder_.next(convert);
+                next.frame = decoder_.next(convert);
                 // Made here, on this thread, rather than twice on the caller's (the flow's pyramid
                 // and the cut detector's thumbnail both read grey).
-                if (frame.ok && frame.converted && frame.image.type() == CV_8UC3)
-                    cv::cvtColor(frame.image, frame.grey, cv::COLOR_BGR2GRAY);
+                if (next.frame.ok && next.frame.converted && next.frame.image.type() == CV_8UC3)
+                    cv::cvtColor(next.frame.image, next.frame.grey, cv::COLOR_BGR2GRAY);
             } catch (...) {
-                failure = std::current_exception();
+                next.failure = std::current_exception();
             }
             lock.lock();
-            result_ = std::move(frame);
-            failure_ = failure;
-            requested_ = false;
+            decoding_ = false;
+            // The end, a stall or a failure: nothing follows it.
+            finished_ = next.failure != nullptr || !next.frame.ok;
+            queue_.push_back(std::move(next));
             changed_.notify_all();
         }
     }
 
     fk::video_decoder &decoder_;
+    const size_t depth_;
     std::mutex mutex_;
     std::condition_variable changed_;
-    bool requested_ = false;
+    std::deque<entry> queue_;
+    bool paused_ = true;  // until the first start()
+    bool decoding_ = false;
+    bool finished_ = false;
     bool stopping_ = false;
     bool interrupted_ = false;
     bool convert_ = false;
-    fk::decoded_frame result_;
-    std::exception_ptr failure_;
     std::thread worker_;  // last: starts once the members it uses exist
 };
+
+/// Frames a file is decoded ahead: enough to ride out the caller's pauses, within about 64 MB
+/// of frames (BGR and grey); live sources one (see read_ahead).
+size_t read_ahead_depth(const fk::video_decoder &decoder, bool live) {
+    if (live) return 1;
+    const double frame_bytes = std::max(1.0, double(decoder.width()) * decoder.height() * 4);
+    return size_t(std::clamp(64e6 / frame_bytes, 1.0, 32.0));
+}
 
 }  // namespace
 
 struct fk_video {
     std::unique_ptr<fk::video_decoder> decoder;
+    /// A live source (standard input, a URL, a device) rather than a file.
+    bool live = false;
     fk_video_info info{};
     int64_t next_index = 0;
     bool ended = false;
@@ -170,6 +207,7 @@ fk_video *open_video(const std::string &source, fk::video_source kind, int read_
     fk::silence_native_logging();
     auto video = std::make_unique<fk_video>();
     video->decoder = std::make_unique<fk::video_decoder>(source, kind, read_timeout_ms, open_timeout_ms);
+    video->live = kind != fk::video_source::file;
     const auto &decoder = *video->decoder;
     video->info = fk_video_info{decoder.width(), decoder.height(), decoder.fps(), decoder.frame_count(), decoder.duration_ms()};
     return video.release();
@@ -250,7 +288,7 @@ extern "C" int32_t fk_video_next(fk_video *video, int32_t decode, fk_image **fra
         {
             std::lock_guard<std::mutex> lock(video->interrupt_mutex);
             if (!video->reader) {
-                video->reader = std::make_unique<read_ahead>(*video->decoder);
+                video->reader = std::make_unique<read_ahead>(*video->decoder, read_ahead_depth(*video->decoder, video->live));
                 if (video->interrupt_requested) video->reader->interrupt();
                 video->reader->start(decode != 0);
             }
