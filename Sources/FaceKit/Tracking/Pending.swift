@@ -4,15 +4,21 @@
 final class Pending<Value: Sendable>: Sendable {
     /// The value once delivered, `nil` until then; readers wait on it.
     private let result: ConditionMutex<Value?>
+    /// Run by a reader before it waits: work the reader can do itself rather than sit idle
+    /// (``DescriptorWorker/help(awaiting:)``).
+    private let beforeWaiting: (@Sendable (Pending) -> Void)?
 
-    /// A value computing elsewhere; ``fulfil(_:)`` delivers it.
-    init() {
+    /// A value computing elsewhere; ``fulfil(_:)`` delivers it. A reader that finds it not ready
+    /// calls `beforeWaiting` with it first.
+    init(beforeWaiting: (@Sendable (Pending) -> Void)? = nil) {
         result = ConditionMutex(nil)
+        self.beforeWaiting = beforeWaiting
     }
 
     /// A value already known.
     init(_ value: Value) {
         result = ConditionMutex(value)
+        beforeWaiting = nil
     }
 
     /// Whether ``value`` would return without waiting.
@@ -22,7 +28,8 @@ final class Pending<Value: Sendable>: Sendable {
 
     /// The value, waiting for it.
     var value: Value {
-        result.withLock(when: { $0 != nil }) { $0! }
+        if let beforeWaiting, !isReady { beforeWaiting(self) }
+        return result.withLock(when: { $0 != nil }) { $0! }
     }
 
     func fulfil(_ value: Value) {
