@@ -586,6 +586,17 @@ void fk_video_writer_free(fk_video_writer *writer);
  * single-threaded anyway). */
 int32_t fk_blas_set_threads(int32_t threads, int32_t *in_use, fk_error *error);
 
+/* ---- Background threads ---------------------------------------------------------------------
+ * Work that runs ahead of the thread a user waits on (decoding a file ahead, describing tracked
+ * faces, face descriptors) has queues that let it fall behind for a while; on a machine whose
+ * cores are all busy it should give way to that thread rather than share the cores equally.
+ */
+
+/* Lowers the calling thread's scheduling priority by steps (1 ... 19) nice levels, down to the
+ * lowest (19), and returns the nice value it runs at afterwards. A thread that cannot be
+ * lowered (a system that refuses) keeps its priority: the priority is a hint, not a result. */
+int32_t fk_thread_lower_priority(int32_t steps);
+
 /* ---- Face clustering ------------------------------------------------------------------------
  * Grouping faces into people: squared distances between descriptors through the system BLAS,
  * for a nearest-neighbour graph built by the caller, and dlib's chinese_whispers over that graph.

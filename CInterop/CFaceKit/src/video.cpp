@@ -20,10 +20,17 @@
 
 namespace {
 
+/// Nice levels below the caller for a file's decoding: about a third of the caller's share of a
+/// busy core (Linux weighs nice 5 at 335 against 1024).
+constexpr int32_t background_nice_steps = 5;
+
 /// Decodes the next frames on a worker thread while the caller works on the current one. A file
 /// is decoded up to `depth` frames ahead, so that the worker fills a core the caller leaves idle
 /// (a tracker waiting for a face descriptor) and the caller then finds its frames ready; a live
-/// source one frame ahead, so that a frame is never older than the analysis needs.
+/// source one frame ahead, so that a frame is never older than the analysis needs. A file's
+/// worker runs at a lower priority (`background`): with its frames queued it can fall behind for
+/// a while, and on busy cores it gives way to the caller, whom the user waits on. A live
+/// source's keeps the caller's: its packets must be read as they come.
 ///
 /// Frames are converted to BGR as the caller's last call asked. An unconverted frame is only
 /// ever the last one queued, and the worker decodes nothing after it until the caller has
@@ -31,8 +38,8 @@ namespace {
 /// one, which `fk::video_decoder::convert_last()` converts when the caller wants its pixels.
 class read_ahead {
   public:
-    read_ahead(fk::video_decoder &decoder, size_t depth)
-        : decoder_(decoder), depth_(std::max<size_t>(depth, 1)), worker_([this] { run(); }) {}
+    read_ahead(fk::video_decoder &decoder, size_t depth, bool background)
+        : decoder_(decoder), depth_(std::max<size_t>(depth, 1)), background_(background), worker_([this] { run(); }) {}
     ~read_ahead() {
         {
             std::lock_guard<std::mutex> lock(mutex_);
@@ -100,6 +107,7 @@ class read_ahead {
     }
 
     void run() {
+        if (background_) fk_thread_lower_priority(background_nice_steps);
         std::unique_lock<std::mutex> lock(mutex_);
         while (true) {
             changed_.wait(lock, [this] { return stopping_ || may_decode(); });
@@ -128,6 +136,7 @@ class read_ahead {
 
     fk::video_decoder &decoder_;
     const size_t depth_;
+    const bool background_;
     std::mutex mutex_;
     std::condition_variable changed_;
     std::deque<entry> queue_;
@@ -288,7 +297,8 @@ extern "C" int32_t fk_video_next(fk_video *video, int32_t decode, fk_image **fra
         {
             std::lock_guard<std::mutex> lock(video->interrupt_mutex);
             if (!video->reader) {
-                video->reader = std::make_unique<read_ahead>(*video->decoder, read_ahead_depth(*video->decoder, video->live));
+                video->reader = std::make_unique<read_ahead>(*video->decoder, read_ahead_depth(*video->decoder, video->live),
+                                                           /*background=*/!video->live);
                 if (video->interrupt_requested) video->reader->interrupt();
                 video->reader->start(decode != 0);
             }

@@ -52,6 +52,26 @@ struct DescriptorWorkerTests {
         #expect(worker.takeError() == nil)
     }
 
+    @Test("a thread waiting for a descriptor runs the newest queued passes itself", .needsModels, .needsSharedData)
+    func waitingThreadHelps() throws {
+        let image = try FaceImage(contentsOfFile: TestData.shared("photos/face_recognition/obama.jpg"))
+        let models = ModelLocator(directory: TestData.models)
+        let faces = try FaceDetector(models: models).analyse(image)
+        try #require(faces.count == 1)
+        let path = try models.path(for: .faceDescriptor)
+        let worker = DescriptorWorker(modelPath: path)
+        worker.waitForAll()  // both networks read
+        let pending = (0..<7).map { _ in worker.describe(faces[0].shape, in: image) }
+        // The worker runs them oldest first; the reader of the newest takes it (and any other
+        // still queued) instead of waiting behind the six before it.
+        let newest = pending[6].value
+        #expect(pending.prefix(6).contains { !$0.isReady }, "the newest pass was read only after all the others")
+        let inLine = try NativeFaceDescriptor(modelPath: path).descriptor(in: image, shape: faces[0].shape)
+        #expect(newest == inLine)
+        for descriptor in pending { #expect(descriptor.value == inLine) }
+        #expect(worker.takeError() == nil)
+    }
+
     @Test("a network that cannot be read fails every pass with the reason", .needsModels, .needsSharedData)
     func unreadableNetwork() throws {
         let image = try FaceImage(contentsOfFile: TestData.shared("photos/face_recognition/obama.jpg"))
