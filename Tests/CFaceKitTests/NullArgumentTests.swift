@@ -152,6 +152,7 @@ struct NullArgumentTests {
             ("fk_video_next(ended NULL)", { fk_video_next(h.video, 0, &out, &index, &time, nil, $0) }),
             ("fk_face_descriptor_create(path NULL)", { fk_face_descriptor_create(nil, &out, $0) }),
             ("fk_face_descriptor_create(out NULL)", { fk_face_descriptor_create(NativeInputs.faceDescriptor, nil, $0) }),
+            ("fk_face_descriptor_copy(source NULL)", { fk_face_descriptor_copy(nil, &out, $0) }),
             ("fk_face_descriptor_compute(descriptor NULL)", {
                 fk_face_descriptor_compute(nil, h.image, points, 68, &descriptor, $0)
             }),
@@ -202,6 +203,7 @@ struct NullArgumentTests {
             calls.append(("fk_shape_predictor_point_count(count NULL)", { fk_shape_predictor_point_count(predictor, nil, $0) }))
         }
         if let faceDescriptor = h.descriptor {
+            calls.append(("fk_face_descriptor_copy(out NULL)", { fk_face_descriptor_copy(faceDescriptor, nil, $0) }))
             calls.append(("fk_face_descriptor_compute(image NULL)", {
                 fk_face_descriptor_compute(faceDescriptor, nil, points, 68, &descriptor, $0)
             }))

@@ -71,6 +71,14 @@ extern "C" int32_t fk_face_descriptor_create(const char *model_path, fk_face_des
     });
 }
 
+extern "C" int32_t fk_face_descriptor_copy(const fk_face_descriptor *source, fk_face_descriptor **out,
+                                           fk_error *error) {
+    return fk::guarded(error, [&] {
+        fk::require(source != nullptr && out != nullptr, "source and out must not be NULL");
+        *out = new fk_face_descriptor(*source);
+    });
+}
+
 extern "C" void fk_face_descriptor_free(fk_face_descriptor *descriptor) { delete descriptor; }
 
 extern "C" int32_t fk_face_descriptor_compute(fk_face_descriptor *descriptor, const fk_image *image,

@@ -22,6 +22,24 @@ final class NativeFaceDescriptor {
         pointer = created!
     }
 
+    private init(pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    /// A network not yet owned by any thread, to be handed to one (the compiler cannot tell
+    /// that a copy shares nothing with its original).
+    struct Unowned: @unchecked Sendable {
+        let network: NativeFaceDescriptor
+    }
+
+    /// Runs `fk_face_descriptor_copy`: the same network for another thread, without reading the
+    /// file again; the copy shares nothing with this one. Not while this one is computing.
+    func copy() throws(FaceKitError) -> Unowned {
+        var created: OpaquePointer?
+        try callNative(subject: "face descriptor") { fk_face_descriptor_copy(pointer, &created, $0) }
+        return Unowned(network: NativeFaceDescriptor(pointer: created!))
+    }
+
     deinit { fk_face_descriptor_free(pointer) }
 
     /// Runs `fk_face_descriptor_compute`: the descriptor of the face whose 68 points are `shape`,

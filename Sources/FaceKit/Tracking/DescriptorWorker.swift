@@ -18,9 +18,10 @@ import Synchronization
 /// the two cores share the passes a decision waits on. Which copy runs a pass does not change
 /// its values.
 ///
-/// The networks are read on the worker's thread too, as its first jobs (about 40 ms of dlib's
-/// parsing each, which then overlaps the other models' loading and the first frames instead of
-/// delaying them); a model that cannot be read fails every pass with the reason.
+/// The network is read on the worker's thread too, as its first job (about 40 ms of dlib's
+/// parsing, which then overlaps the other models' loading and the first frames instead of
+/// delaying them), and copied for helping (a few milliseconds); a model that cannot be read
+/// fails every pass with the reason.
 ///
 /// ```swift
 /// let worker = DescriptorWorker(modelPath: path)
@@ -29,7 +30,7 @@ import Synchronization
 /// pending.value?.count                               // 128, waiting if still computing
 /// ```
 final class DescriptorWorker: Sendable {
-    /// Jobs (the networks' reading, then the passes) queued or running at most, before
+    /// Jobs (the network's reading and copying, then the passes) queued or running at most, before
     /// ``describe(_:in:)`` waits.
     static let maximumWaiting = 8
 
@@ -54,7 +55,8 @@ final class DescriptorWorker: Sendable {
     private let queue = BoundedSerialQueue(label: "FaceKit.DescriptorWorker", limit: DescriptorWorker.maximumWaiting)
     private let firstError = Mutex<FaceKitError?>(nil)
 
-    /// Starts reading the network at `modelPath`, then its helping copy, on the worker's thread.
+    /// Starts reading the network at `modelPath`, then copying it for helping, on the worker's
+    /// thread.
     init(modelPath: String) {
         queue.async { [self] in
             network.withLock {
@@ -62,7 +64,11 @@ final class DescriptorWorker: Sendable {
             }
         }
         queue.async { [self] in
-            helperNetwork.withLock { $0 = try? NativeFaceDescriptor(modelPath: modelPath) }
+            network.withLock { network in
+                guard case .success(let network)? = network else { return }
+                let copy = try? network.copy()
+                helperNetwork.withLock { $0 = copy?.network }
+            }
         }
     }
 
