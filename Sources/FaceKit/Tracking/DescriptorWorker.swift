@@ -45,13 +45,13 @@ final class DescriptorWorker: Sendable {
     /// contended: it is what lets the compiler check that the network stays on one thread at a
     /// time.
     private let network = Mutex<Result<NativeFaceDescriptor, FaceKitError>?>(nil)
-    /// The copy a waiting thread runs passes on (``help(awaiting:)``); `nil` until read, or when
+    /// The copy a waiting thread runs passes on (``help(awaiting:)``); `nil` until made, or when
     /// it could not be (the passes then all run on the worker).
     private let helperNetwork = Mutex<NativeFaceDescriptor?>(nil)
     /// Passes given and not yet started, oldest first: the worker takes the oldest, a helping
     /// thread the newest.
     private let queued = Mutex<[Pass]>([])
-    /// Reading the networks, then one job per pass; ``describe(_:in:)`` waits while it is full.
+    /// Reading and copying the network, then one job per pass; ``describe(_:in:)`` waits while it is full.
     private let queue = BoundedSerialQueue(label: "FaceKit.DescriptorWorker", limit: DescriptorWorker.maximumWaiting)
     private let firstError = Mutex<FaceKitError?>(nil)
 
@@ -74,7 +74,9 @@ final class DescriptorWorker: Sendable {
 
     /// Starts the descriptor of the face whose 68 points are `shape` in `image`.
     func describe(_ shape: FaceShape, in image: FaceImage) -> PendingDescriptor {
-        let pending = PendingDescriptor(beforeWaiting: { [self] pending in help(awaiting: pending) })
+        // Weak: a descriptor kept after its tracker (in a TrackJoining) must not keep the
+        // networks and the worker's thread alive.
+        let pending = PendingDescriptor(beforeWaiting: { [weak self] pending in self?.help(awaiting: pending) })
         queued.withLock { $0.append(Pass(pending: pending, shape: shape, image: image)) }
         queue.async { [self] in
             // None left when a helping thread took them.
@@ -88,7 +90,7 @@ final class DescriptorWorker: Sendable {
 
     /// Runs queued passes on this thread, newest first, until `pending` is ready or none is left
     /// to take (its own pass then running on the worker). Does nothing while another thread
-    /// helps, or when the helping copy is not read (yet).
+    /// helps, or when the helping copy is not made (yet).
     private func help(awaiting pending: PendingDescriptor) {
         _ = helperNetwork.withLockIfAvailable { network in
             guard let network else { return }
