@@ -20,7 +20,7 @@ internal import CFaceKit
 final class BoundedSerialQueue: Sendable {
     /// Nice levels below its creator that the queue's thread runs at: about a third of the
     /// creator's share of a busy core (Linux weighs nice 5 at 335 against 1024). On the
-    /// ten-times Hamilton clip (docs/benchmarks.md) this shortened `track` by about a tenth.
+    /// ten-times Hamilton clip it shortened `track` by about 7% (docs/benchmarks.md).
     static let backgroundNiceSteps: Int32 = 5
 
     private struct State {
