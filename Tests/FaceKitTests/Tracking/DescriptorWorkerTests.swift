@@ -37,14 +37,22 @@ struct DescriptorWorkerTests {
         #expect(secondIDs == [0], "the same descriptor brings the lost track back")
     }
 
+    /// obama.jpg and its one face's 68 points.
+    private static func obama() throws -> (image: FaceImage, shape: FaceShape) {
+        let image = try FaceImage(contentsOfFile: TestData.shared("photos/face_recognition/obama.jpg"))
+        let faces = try FaceDetector(models: ModelLocator(directory: TestData.models)).analyse(image)
+        try #require(faces.count == 1)
+        return (image, faces[0].shape)
+    }
+
+    private static func descriptorModel() throws -> String {
+        try ModelLocator(directory: TestData.models).path(for: .faceDescriptor)
+    }
+
     @Test("a worker gives the descriptors computed in line", .needsModels, .needsSharedData)
     func sameAsInLine() throws {
-        let image = try FaceImage(contentsOfFile: TestData.shared("photos/face_recognition/obama.jpg"))
-        let models = ModelLocator(directory: TestData.models)
-        let faces = try FaceDetector(models: models).analyse(image)
-        try #require(faces.count == 1)
-        let shape = faces[0].shape
-        let path = try models.path(for: .faceDescriptor)
+        let (image, shape) = try Self.obama()
+        let path = try Self.descriptorModel()
         let worker = DescriptorWorker(modelPath: path)
         let pending = (0..<3).map { _ in worker.describe(shape, in: image) }
         let inLine = try NativeFaceDescriptor(modelPath: path).descriptor(in: image, shape: shape)
@@ -54,19 +62,16 @@ struct DescriptorWorkerTests {
 
     @Test("a thread waiting for a descriptor runs the newest queued passes itself", .needsModels, .needsSharedData)
     func waitingThreadHelps() throws {
-        let image = try FaceImage(contentsOfFile: TestData.shared("photos/face_recognition/obama.jpg"))
-        let models = ModelLocator(directory: TestData.models)
-        let faces = try FaceDetector(models: models).analyse(image)
-        try #require(faces.count == 1)
-        let path = try models.path(for: .faceDescriptor)
+        let (image, shape) = try Self.obama()
+        let path = try Self.descriptorModel()
         let worker = DescriptorWorker(modelPath: path)
-        worker.waitForAll()  // both networks read
-        let pending = (0..<7).map { _ in worker.describe(faces[0].shape, in: image) }
+        worker.waitForAll()  // the network read and copied for helping
+        let pending = (0..<7).map { _ in worker.describe(shape, in: image) }
         // The worker runs them oldest first; the reader of the newest takes it (and any other
         // still queued) instead of waiting behind the six before it.
         let newest = pending[6].value
         #expect(pending.prefix(6).contains { !$0.isReady }, "the newest pass was read only after all the others")
-        let inLine = try NativeFaceDescriptor(modelPath: path).descriptor(in: image, shape: faces[0].shape)
+        let inLine = try NativeFaceDescriptor(modelPath: path).descriptor(in: image, shape: shape)
         #expect(newest == inLine)
         for descriptor in pending { #expect(descriptor.value == inLine) }
         #expect(worker.takeError() == nil)
@@ -74,9 +79,7 @@ struct DescriptorWorkerTests {
 
     @Test("a network that cannot be read fails every pass with the reason", .needsModels, .needsSharedData)
     func unreadableNetwork() throws {
-        let image = try FaceImage(contentsOfFile: TestData.shared("photos/face_recognition/obama.jpg"))
-        let faces = try FaceDetector(models: ModelLocator(directory: TestData.models)).analyse(image)
-        try #require(faces.count == 1)
+        let (image, shape) = try Self.obama()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("worker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -84,7 +87,7 @@ struct DescriptorWorkerTests {
         try Data("not a network".utf8).write(to: URL(fileURLWithPath: damaged))
         let worker = DescriptorWorker(modelPath: damaged)
         for _ in 0..<2 {
-            #expect(worker.describe(faces[0].shape, in: image).value == nil)
+            #expect(worker.describe(shape, in: image).value == nil)
             let error = try #require(worker.takeError(), "a pass without its network said nothing")
             #expect(error.description.contains(damaged))
         }
