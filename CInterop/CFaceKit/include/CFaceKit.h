@@ -397,7 +397,7 @@ int32_t fk_face_descriptor_create(const char *model_path, fk_face_descriptor **o
                                   fk_error *error);
 
 /* A second handle on the same network as source, for another thread: a copy of its weights,
- * several times faster than reading the file again. source must not be computing meanwhile.
+ * without parsing the file again. source must not be computing meanwhile.
  * On success *out owns a new handle, to be released with fk_face_descriptor_free. */
 int32_t fk_face_descriptor_copy(const fk_face_descriptor *source, fk_face_descriptor **out, fk_error *error);
 

@@ -20,7 +20,7 @@ import Synchronization
 ///
 /// The network is read on the worker's thread too, as its first job (about 40 ms of dlib's
 /// parsing, which then overlaps the other models' loading and the first frames instead of
-/// delaying them), and copied for helping (a few milliseconds); a model that cannot be read
+/// delaying them), and copied for helping (no second parse); a model that cannot be read
 /// fails every pass with the reason.
 ///
 /// ```swift
