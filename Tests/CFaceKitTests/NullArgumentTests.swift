@@ -156,6 +156,13 @@ struct NullArgumentTests {
             ("fk_face_descriptor_compute(descriptor NULL)", {
                 fk_face_descriptor_compute(nil, h.image, points, 68, &descriptor, $0)
             }),
+            ("fk_dlib_face_descriptor_create(path NULL)", { fk_dlib_face_descriptor_create(nil, &out, $0) }),
+            ("fk_dlib_face_descriptor_create(out NULL)", {
+                fk_dlib_face_descriptor_create(NativeInputs.faceDescriptor, nil, $0)
+            }),
+            ("fk_dlib_face_descriptor_compute(descriptor NULL)", {
+                fk_dlib_face_descriptor_compute(nil, h.image, points, 68, &descriptor, $0)
+            }),
             ("fk_cascade_create(path NULL)", { fk_cascade_create(nil, &out, $0) }),
             ("fk_cascade_create(out NULL)", { fk_cascade_create(NativeInputs.smileCascade, nil, $0) }),
             ("fk_cascade_best_neighbours(cascade NULL)", { fk_cascade_best_neighbours(nil, h.image, region, 1.1, &count, $0) }),
@@ -265,6 +272,7 @@ struct NullArgumentTests {
         fk_shape_predictor_free(nil)
         fk_video_free(nil)
         fk_face_descriptor_free(nil)
+        fk_dlib_face_descriptor_free(nil)
         fk_cascade_free(nil)
         fk_bytes_free(nil)
         fk_canvas_free(nil)

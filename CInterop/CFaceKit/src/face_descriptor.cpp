@@ -1,72 +1,22 @@
-// Face descriptor: dlib's ResNet (dlib_face_recognition_resnet_model_v1.dat) on an aligned chip.
+// Face descriptor: dlib's ResNet (dlib_face_recognition_resnet_model_v1.dat) on an aligned chip,
+// its convolutions through descriptor_conv.hpp (the same values as dlib's own layer, faster).
 #include "CFaceKit.h"
+#include "descriptor_conv.hpp"
+#include "face_descriptor.hpp"
 #include "guard.hpp"
-#include "image.hpp"
 
-#include <dlib/dnn.h>
-#include <dlib/image_processing/full_object_detection.h>
-#include <dlib/image_transforms/interpolation.h>
-#include <dlib/opencv/cv_image.h>
-
-#include <algorithm>
-#include <cmath>
-#include <fstream>
 #include <memory>
-#include <string>
-#include <vector>
-
-namespace {
-
-// The network of dlib_face_recognition_resnet_model_v1.dat, as in dlib's
-// dnn_face_recognition_ex.cpp (batch normalisation replaced by affine layers for inference).
-template <template <int, template <typename> class, int, typename> class block, int N,
-          template <typename> class BN, typename SUBNET>
-using residual = dlib::add_prev1<block<N, BN, 1, dlib::tag1<SUBNET>>>;
-
-template <template <int, template <typename> class, int, typename> class block, int N,
-          template <typename> class BN, typename SUBNET>
-using residual_down =
-    dlib::add_prev2<dlib::avg_pool<2, 2, 2, 2, dlib::skip1<dlib::tag2<block<N, BN, 2, dlib::tag1<SUBNET>>>>>>;
-
-template <int N, template <typename> class BN, int stride, typename SUBNET>
-using block = BN<dlib::con<N, 3, 3, 1, 1, dlib::relu<BN<dlib::con<N, 3, 3, stride, stride, SUBNET>>>>>;
-
-template <int N, typename SUBNET> using ares = dlib::relu<residual<block, N, dlib::affine, SUBNET>>;
-template <int N, typename SUBNET> using ares_down = dlib::relu<residual_down<block, N, dlib::affine, SUBNET>>;
-
-template <typename SUBNET> using alevel0 = ares_down<256, SUBNET>;
-template <typename SUBNET> using alevel1 = ares<256, ares<256, ares_down<256, SUBNET>>>;
-template <typename SUBNET> using alevel2 = ares<128, ares<128, ares_down<128, SUBNET>>>;
-template <typename SUBNET> using alevel3 = ares<64, ares<64, ares<64, ares_down<64, SUBNET>>>>;
-template <typename SUBNET> using alevel4 = ares<32, ares<32, ares<32, SUBNET>>>;
-
-using anet_type = dlib::loss_metric<dlib::fc_no_bias<128, dlib::avg_pool_everything<
-    alevel0<alevel1<alevel2<alevel3<alevel4<
-    dlib::max_pool<3, 3, 2, 2, dlib::relu<dlib::affine<dlib::con<32, 7, 7, 2, 2,
-    dlib::input_rgb_image_sized<150>>>>>>>>>>>>>;
-
-constexpr unsigned long chip_size = 150;   // the network's input
-constexpr double chip_padding = 0.25;      // as dlib's example and face_recognition use
-
-}  // namespace
 
 struct fk_face_descriptor {
-    anet_type net;  // operator() is not const: one handle per thread
+    fk::descriptor_network<fk::descriptor_con>::type net;  // operator() is not const: one handle per thread
 };
 
 extern "C" int32_t fk_face_descriptor_create(const char *model_path, fk_face_descriptor **out,
                                              fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(model_path != nullptr && out != nullptr, "model_path and out must not be NULL");
-        if (!std::ifstream(model_path))
-            throw fk::failure(FK_MODEL_UNAVAILABLE, std::string("cannot open ") + model_path);
         auto descriptor = std::make_unique<fk_face_descriptor>();
-        try {
-            dlib::deserialize(model_path) >> descriptor->net;
-        } catch (const dlib::serialization_error &e) {
-            throw fk::failure(FK_MODEL_UNAVAILABLE,
-                              std::string(model_path) + " is not dlib's face recognition ResNet: " + e.what());
-        }
+        fk::read_descriptor_network(model_path, descriptor->net);
         *out = descriptor.release();
     });
 }
@@ -85,36 +35,7 @@ extern "C" int32_t fk_face_descriptor_compute(fk_face_descriptor *descriptor, co
                                               const fk_point *points, int32_t count,
                                               float out[FK_FACE_DESCRIPTOR_LENGTH], fk_error *error) {
     return fk::guarded(error, [&] {
-        fk::require(descriptor != nullptr && image != nullptr && points != nullptr && out != nullptr,
-                    "NULL argument");
-        // get_face_chip_details requires 5 or 68 parts (a DLIB_CASSERT otherwise).
-        fk::require(count == 68 || count == 5, "count must be 68 or 5");
-        fk::require(!image->bgr.empty(), "empty image");
-        std::vector<dlib::point> parts;
-        parts.reserve(size_t(count));
-        float left = points[0].x, right = points[0].x, top = points[0].y, bottom = points[0].y;
-        for (int32_t i = 0; i < count; ++i) {
-            const fk_point p = points[i];
-            fk::require(std::isfinite(p.x) && std::isfinite(p.y) && std::abs(p.x) < 1e7f && std::abs(p.y) < 1e7f,
-                        "points must be finite");
-            left = std::min(left, p.x), right = std::max(right, p.x);
-            top = std::min(top, p.y), bottom = std::max(bottom, p.y);
-            parts.emplace_back(long(std::lround(p.x)), long(std::lround(p.y)));
-        }
-        // A similarity transform onto all-coincident points is degenerate.
-        fk::require(right - left >= 2 && bottom - top >= 2, "points must span at least 2 pixels");
-        const dlib::rectangle rect(long(std::floor(left)), long(std::floor(top)), long(std::ceil(right)),
-                                   long(std::ceil(bottom)));
-        const dlib::full_object_detection shape(rect, parts);
-        dlib::matrix<dlib::rgb_pixel> chip;
-        dlib::extract_image_chip(dlib::cv_image<dlib::bgr_pixel>(image->bgr),
-                                 dlib::get_face_chip_details(shape, chip_size, chip_padding), chip);
-        const dlib::matrix<float, 0, 1> values = descriptor->net(chip);
-        if (values.size() != FK_FACE_DESCRIPTOR_LENGTH)
-            throw fk::failure(FK_INTERNAL, "the network gave " + std::to_string(values.size()) + " values, not 128");
-        for (long i = 0; i < values.size(); ++i) {
-            if (!std::isfinite(values(i))) throw fk::failure(FK_INTERNAL, "the network gave a non-finite value");
-        }
-        for (long i = 0; i < values.size(); ++i) out[i] = values(i);
+        fk::require(descriptor != nullptr, "NULL argument");
+        fk::describe_face(descriptor->net, image, points, count, out);
     });
 }

@@ -88,6 +88,23 @@ void fk_cascade_free(fk_cascade *cascade);
 int32_t fk_cascade_best_neighbours(fk_cascade *cascade, const fk_image *image, fk_rect region,
                                    float scale_factor, int32_t *neighbours, fk_error *error);
 
+/* ---- dlib's own face descriptor network -----------------------------------------------------
+ * The face descriptor as dlib computes it, with dlib's own convolution layer: the reference the
+ * runtime's faster layer (fk_face_descriptor, descriptor_conv.hpp) must match bit for bit. The
+ * same model file, chip and checks as fk_face_descriptor_create and fk_face_descriptor_compute.
+ *
+ * Thread safety: as fk_face_descriptor, one per thread.
+ */
+typedef struct fk_dlib_face_descriptor fk_dlib_face_descriptor;
+
+int32_t fk_dlib_face_descriptor_create(const char *model_path, fk_dlib_face_descriptor **out, fk_error *error);
+
+void fk_dlib_face_descriptor_free(fk_dlib_face_descriptor *descriptor);
+
+int32_t fk_dlib_face_descriptor_compute(fk_dlib_face_descriptor *descriptor, const fk_image *image,
+                                        const fk_point *points, int32_t count,
+                                        float out[FK_FACE_DESCRIPTOR_LENGTH], fk_error *error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaceKitDatasets
 import FaceKitTestSupport
 
 @testable import FaceKit
@@ -32,6 +33,28 @@ struct NativeFaceDescriptorTests {
             let distance = FaceDescriptor.distance(obama, try Self.descriptor(of: name, network: network))
             #expect((distance < 0.6) == same, "obama.jpg - \(name): \(distance)")
         }
+    }
+
+    @Test("gives dlib's own network's values, bit for bit", .needsModels, .needsSharedData)
+    func sameAsDlib() throws {
+        let modelPath = try ModelLocator(directory: TestData.models).path(for: .faceDescriptor)
+        let network = try NativeFaceDescriptor(modelPath: modelPath)
+        let reference = try DlibFaceDescriptor(modelPath: modelPath)
+        let detector = try FaceDetector(models: ModelLocator(directory: TestData.models))
+        var faces = 0
+        for folder in ["photos/face_recognition", "photos/dlib-faces"] {
+            let directory = TestData.shared(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+            where name.hasSuffix(".jpg") {
+                let image = try FaceImage(contentsOfFile: directory + "/" + name)
+                for face in try detector.analyse(image) {
+                    let values = try network.descriptor(in: image, shape: face.shape)
+                    #expect(values == (try reference.descriptor(in: image, points: face.shape.points)), "\(name)")
+                    faces += 1
+                }
+            }
+        }
+        #expect(faces >= 30, "too few faces for the comparison to say anything: \(faces)")
     }
 
     @Test("refuses a missing model and a file that is not the network", .needsModels)
