@@ -191,7 +191,7 @@ void fk_shape_predictor::read_dlib(const uint8_t *bytes, size_t count, const std
                 leaves.insert(leaves.end(), leaf.begin(), leaf.end());
             }
         }
-        level.leaves = huge_page_floats(leaves);
+        level.leaves = leaf_floats(leaves);
     }
     if (in.count() != levels.size()) in.fail("anchor indices that do not match the cascade");
     for (auto &level : levels) {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 #include <utility>
@@ -17,45 +18,34 @@
 
 #include <sys/mman.h>
 
-/// Floats in memory that the kernel may back with 2 MB pages (transparent huge pages): the leaves
-/// are read at 7,500 scattered places per face, and with 4 KB pages nearly every read also misses
-/// the TLB.
-class huge_page_floats {
+/// The leaves' floats, in memory the kernel may back with 2 MB pages (transparent huge pages): the
+/// leaves are read at 7,500 scattered places per face, and with 4 KB pages nearly every read also
+/// misses the TLB. Either a copy of their own (read from dlib's file) or a view into the flat
+/// copy's file mapped read-only (shape_predictor_cache.cpp), which `memory_` keeps mapped.
+class leaf_floats {
   public:
-    huge_page_floats() = default;
-    /// count floats, zero.
-    explicit huge_page_floats(size_t count) : count_(count) {
+    leaf_floats() = default;
+    /// A copy of values, in anonymous memory.
+    explicit leaf_floats(const std::vector<float> &values) : count_(values.size()) {
         constexpr size_t huge = size_t(2) << 20;
-        bytes_ = (count * sizeof(float) + huge - 1) / huge * huge;
-        if (bytes_ == 0) return;
-        void *address = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        const size_t bytes = (count_ * sizeof(float) + huge - 1) / huge * huge;
+        if (bytes == 0) return;
+        void *address = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (address == MAP_FAILED) throw std::bad_alloc();
-        ::madvise(address, bytes_, MADV_HUGEPAGE);  // a hint: 4 KB pages still work
-        data_ = static_cast<float *>(address);
+        ::madvise(address, bytes, MADV_HUGEPAGE);  // a hint: 4 KB pages still work
+        std::memcpy(address, values.data(), count_ * sizeof(float));
+        memory_.reset(address, [bytes](const void *at) { ::munmap(const_cast<void *>(at), bytes); });
+        data_ = static_cast<const float *>(address);
     }
-    explicit huge_page_floats(const std::vector<float> &values) : huge_page_floats(values.size()) {
-        if (!values.empty()) std::memcpy(data_, values.data(), values.size() * sizeof(float));
-    }
-    huge_page_floats(huge_page_floats &&other) noexcept { swap(other); }
-    huge_page_floats &operator=(huge_page_floats &&other) noexcept {
-        swap(other);
-        return *this;
-    }
-    ~huge_page_floats() {
-        if (data_) ::munmap(data_, bytes_);
-    }
+    /// count floats at data, inside memory that `memory` holds.
+    leaf_floats(std::shared_ptr<const void> memory, const float *data, size_t count)
+        : memory_(std::move(memory)), data_(data), count_(count) {}
     const float *data() const { return data_; }
-    float *data() { return data_; }
     size_t size() const { return count_; }
 
   private:
-    void swap(huge_page_floats &other) noexcept {
-        std::swap(data_, other.data_);
-        std::swap(bytes_, other.bytes_);
-        std::swap(count_, other.count_);
-    }
-    float *data_ = nullptr;
-    size_t bytes_ = 0;
+    std::shared_ptr<const void> memory_;
+    const float *data_ = nullptr;
     size_t count_ = 0;
 };
 
@@ -70,7 +60,7 @@ struct cascade_level {
     size_t tree_count = 0;
     size_t splits_per_tree = 0;  // leaves per tree = splits_per_tree + 1
     std::vector<split> splits;   // tree t's splits at [t * splits_per_tree, ...)
-    huge_page_floats leaves;     // tree t's leaf l at [(t * (splits_per_tree + 1) + l) * dims, ...)
+    leaf_floats leaves;          // tree t's leaf l at [(t * (splits_per_tree + 1) + l) * dims, ...)
 };
 
 /// What tells one model file from another (or from itself after it changed): its size, device,

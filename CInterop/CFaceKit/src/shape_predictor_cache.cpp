@@ -1,11 +1,17 @@
-// A flat copy of a shape predictor's model, which loads by reading its arrays straight into place.
+// A flat copy of a shape predictor's model, which loads by mapping the file: its leaves are used
+// where they lie.
 //
 // Parsing dlib's file (16 million floats in a variable-length encoding) took 250-300 ms of the
-// 0.8-1 s a `facekit track` spent before its first frame; reading this copy takes a read() per
-// array. It is a cache, never a source of truth: its header names the model file it was made
-// from (size, device, inode, modification time), and every count and index in it is checked
-// before use, so a stale, foreign, truncated or hostile copy is ignored and the model read again.
-// The layout is this machine's (native byte order and float format, checked by the header).
+// 0.8-1 s a `facekit track` spent before its first frame. Reading this copy's 65 MB of leaves
+// into fresh memory then took 0.2 s more on a virtual machine whose new pages are slow to zero
+// (docs/benchmarks.md, "Start-up"); mapped, they are the page cache's pages, nothing is zeroed or
+// copied, and processes share them (on ext4 the page cache holds the file in 2 MB folios, so the
+// mapping gets 2 MB pages, as the copy had). The leaves start on a 4 KB boundary of the file.
+// It is a cache, never a source of truth: its header names the model file it was made from
+// (size, device, inode, modification time), and every count and index in it is checked before
+// use, so a stale, foreign, truncated or hostile copy is ignored and the model read again. It is
+// only ever replaced by a rename, never rewritten in place, so a mapping stays valid. The layout
+// is this machine's (native byte order and float format, checked by the header).
 #include "shape_predictor.hpp"
 
 #include <cerrno>
@@ -13,12 +19,14 @@
 #include <string>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
 
-constexpr char flat_magic[8] = {'F', 'K', 'S', 'H', 'A', 'P', 'E', '1'};
+constexpr char flat_magic[8] = {'F', 'K', 'S', 'H', 'A', 'P', 'E', '2'};
+constexpr uint64_t leaf_alignment = 4096;  // a page: no leaf straddles more cache lines than it must
 constexpr uint32_t flat_byte_order = 0x01020304;
 
 struct flat_header {
@@ -52,17 +60,6 @@ struct descriptor {
     descriptor &operator=(const descriptor &) = delete;
 };
 
-bool read_exact(int fd, void *into, size_t bytes) {
-    auto *at = static_cast<char *>(into);
-    while (bytes > 0) {
-        const ssize_t got = ::read(fd, at, bytes);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return false;
-        at += got, bytes -= size_t(got);
-    }
-    return true;
-}
-
 bool write_exact(int fd, const void *from, size_t bytes) {
     const auto *at = static_cast<const char *>(from);
     while (bytes > 0) {
@@ -80,54 +77,82 @@ bool multiply_add(uint64_t a, uint64_t b, uint64_t c, uint64_t &out) {
     return !__builtin_mul_overflow(a, b, &product) && !__builtin_add_overflow(product, c, &out);
 }
 
+/// Where each of a level's arrays starts in the file (byte offsets), and where the level ends.
+struct level_layout {
+    uint64_t splits, leaves, anchors, deltas, end;
+};
+
+/// The layout of a level of `shape` (leaves of `dims` floats) whose arrays start at `at`; false
+/// when a size overflows.
+bool lay_out(const flat_level_header &shape, uint64_t dims, uint64_t at, level_layout &out) {
+    uint64_t splits, leaves, split_end;
+    if (!multiply_add(shape.tree_count, shape.splits_per_tree, 0, splits) ||
+        !multiply_add(splits, sizeof(cascade_level::split), at, split_end) ||
+        !multiply_add(1, split_end, leaf_alignment - 1, out.leaves) ||
+        !multiply_add(shape.tree_count, shape.splits_per_tree + 1, 0, leaves) ||
+        !multiply_add(leaves, dims * sizeof(float), out.leaves & ~(leaf_alignment - 1), out.anchors) ||
+        !multiply_add(shape.anchor_count, sizeof(uint64_t), out.anchors, out.deltas) ||
+        !multiply_add(shape.anchor_count, 2 * sizeof(float), out.deltas, out.end))
+        return false;
+    out.splits = at;
+    out.leaves &= ~(leaf_alignment - 1);
+    return true;
+}
+
 }  // namespace
 
 bool fk_shape_predictor::read_flat(const char *path, const model_identity &source) {
     const descriptor file(::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     struct stat info {};
-    if (file.fd < 0 || ::fstat(file.fd, &info) != 0 || !S_ISREG(info.st_mode)) return false;
+    if (file.fd < 0 || ::fstat(file.fd, &info) != 0 || !S_ISREG(info.st_mode) || uint64_t(info.st_size) < sizeof(flat_header))
+        return false;
+    const auto size = uint64_t(info.st_size);
+    void *address = ::mmap(nullptr, size_t(size), PROT_READ, MAP_PRIVATE, file.fd, 0);
+    if (address == MAP_FAILED) return false;
+    const std::shared_ptr<const void> mapping(address, [size](const void *at) { ::munmap(const_cast<void *>(at), size_t(size)); });
+    ::madvise(address, size_t(size), MADV_HUGEPAGE);  // 2 MB folios where the file system reads ahead into them
+    const auto *bytes = static_cast<const uint8_t *>(address);
+
     flat_header header{};
-    if (!read_exact(file.fd, &header, sizeof header)) return false;
+    std::memcpy(&header, bytes, sizeof header);
     if (std::memcmp(header.magic, flat_magic, sizeof flat_magic) != 0 || header.byte_order != flat_byte_order ||
         header.float_bytes != sizeof(float) || !same_identity(header.source, source))
         return false;
     if (header.dims == 0 || header.dims % 2 != 0 || header.dims > 1u << 20 || header.level_count > 1u << 10) return false;
+    uint64_t at = sizeof header + header.level_count * sizeof(flat_level_header);
+    if (at + header.dims * sizeof(float) > size) return false;
     std::vector<flat_level_header> shapes(header.level_count);
-    if (!read_exact(file.fd, shapes.data(), shapes.size() * sizeof(flat_level_header))) return false;
+    std::memcpy(shapes.data(), bytes + sizeof header, shapes.size() * sizeof(flat_level_header));
+    const uint64_t initial_at = at;
+    at += header.dims * sizeof(float);
     // The sizes the counts imply must add up to the file's size exactly, before anything is
-    // allocated: a count cannot ask for more memory than the file holds.
-    uint64_t expected = sizeof header + shapes.size() * sizeof(flat_level_header) + header.dims * sizeof(float);
-    for (const auto &shape : shapes) {
-        uint64_t splits, leaves;
-        if (!multiply_add(shape.tree_count, shape.splits_per_tree, 0, splits) ||
-            !multiply_add(shape.tree_count, shape.splits_per_tree + 1, 0, leaves) ||
-            !multiply_add(leaves, header.dims * sizeof(float), 0, leaves) ||
-            !multiply_add(splits, sizeof(cascade_level::split), expected, expected) ||
-            !multiply_add(1, leaves, expected, expected) ||
-            !multiply_add(shape.anchor_count, sizeof(uint64_t) + 2 * sizeof(float), expected, expected))
-            return false;
+    // allocated or read: a count cannot ask for more memory than the file holds.
+    std::vector<level_layout> layouts(shapes.size());
+    for (size_t i = 0; i < shapes.size(); ++i) {
+        if (!lay_out(shapes[i], header.dims, at, layouts[i])) return false;
+        at = layouts[i].end;
     }
-    if (expected != uint64_t(info.st_size)) return false;
+    if (at != size) return false;
 
     initial_shape.set_size(long(header.dims));
-    if (!read_exact(file.fd, &initial_shape(0), header.dims * sizeof(float))) return false;
+    std::memcpy(&initial_shape(0), bytes + initial_at, header.dims * sizeof(float));
     levels.resize(shapes.size());
     for (size_t i = 0; i < levels.size(); ++i) {
         auto &level = levels[i];
         const auto &shape = shapes[i];
+        const auto &layout = layouts[i];
         level.tree_count = size_t(shape.tree_count);
         level.splits_per_tree = size_t(shape.splits_per_tree);
         level.splits.resize(level.tree_count * level.splits_per_tree);
-        level.leaves = huge_page_floats(level.tree_count * (level.splits_per_tree + 1) * header.dims);
+        std::memcpy(level.splits.data(), bytes + layout.splits, level.splits.size() * sizeof(cascade_level::split));
+        level.leaves = leaf_floats(mapping, reinterpret_cast<const float *>(bytes + layout.leaves),
+                                   size_t((layout.anchors - layout.leaves) / sizeof(float)));
         std::vector<uint64_t> anchors(size_t(shape.anchor_count));
-        level.deltas.resize(anchors.size());
         std::vector<float> deltas(2 * anchors.size());
-        if (!read_exact(file.fd, level.splits.data(), level.splits.size() * sizeof(cascade_level::split)) ||
-            !read_exact(file.fd, level.leaves.data(), level.leaves.size() * sizeof(float)) ||
-            !read_exact(file.fd, anchors.data(), anchors.size() * sizeof(uint64_t)) ||
-            !read_exact(file.fd, deltas.data(), deltas.size() * sizeof(float)))
-            return false;
+        std::memcpy(anchors.data(), bytes + layout.anchors, anchors.size() * sizeof(uint64_t));
+        std::memcpy(deltas.data(), bytes + layout.deltas, deltas.size() * sizeof(float));
         level.anchor_idx.assign(anchors.begin(), anchors.end());
+        level.deltas.resize(anchors.size());
         for (size_t k = 0; k < anchors.size(); ++k) level.deltas[k] = dlib::vector<float, 2>(deltas[2 * k], deltas[2 * k + 1]);
     }
     if (!is_consistent()) {
@@ -151,20 +176,26 @@ void fk_shape_predictor::write_flat(const char *path, const model_identity &sour
         header.source = source;
         header.dims = dims();
         header.level_count = levels.size();
-        written = write_exact(file.fd, &header, sizeof header);
+        uint64_t at = 0;
+        const auto put = [&](const void *from, size_t bytes) {
+            at += bytes;
+            return write_exact(file.fd, from, bytes);
+        };
+        written = put(&header, sizeof header);
         for (const auto &level : levels) {
             const flat_level_header shape{level.tree_count, level.splits_per_tree, level.anchor_idx.size()};
-            written = written && write_exact(file.fd, &shape, sizeof shape);
+            written = written && put(&shape, sizeof shape);
         }
-        written = written && write_exact(file.fd, &initial_shape(0), dims() * sizeof(float));
+        written = written && put(&initial_shape(0), dims() * sizeof(float));
+        const std::vector<char> padding(leaf_alignment, 0);
         for (const auto &level : levels) {
             const std::vector<uint64_t> anchors(level.anchor_idx.begin(), level.anchor_idx.end());
             std::vector<float> deltas;
             for (const auto &delta : level.deltas) deltas.insert(deltas.end(), {delta.x(), delta.y()});
-            written = written && write_exact(file.fd, level.splits.data(), level.splits.size() * sizeof(cascade_level::split)) &&
-                      write_exact(file.fd, level.leaves.data(), level.leaves.size() * sizeof(float)) &&
-                      write_exact(file.fd, anchors.data(), anchors.size() * sizeof(uint64_t)) &&
-                      write_exact(file.fd, deltas.data(), deltas.size() * sizeof(float));
+            written = written && put(level.splits.data(), level.splits.size() * sizeof(cascade_level::split)) &&
+                      put(padding.data(), size_t((leaf_alignment - at % leaf_alignment) % leaf_alignment)) &&
+                      put(level.leaves.data(), level.leaves.size() * sizeof(float)) &&
+                      put(anchors.data(), anchors.size() * sizeof(uint64_t)) && put(deltas.data(), deltas.size() * sizeof(float));
         }
         // On disk before it is renamed into place, so that a crash cannot leave a copy of the
         // right size whose blocks never reached the disk.

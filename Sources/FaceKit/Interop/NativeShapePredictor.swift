@@ -8,7 +8,7 @@ final class NativeShapePredictor: @unchecked Sendable {
     let pointCount: Int
 
     /// Runs `fk_shape_predictor_create` and reads the model's point count (releasing the model
-    /// again when that fails). With `copyPath`, the model's flat copy there is read instead when
+    /// again when that fails). With `copyPath`, the model's flat copy there is mapped instead when
     /// it is current, or written (``ModelCache``).
     init(modelPath: String, copyPath: String? = nil) throws(FaceKitError) {
         var created: OpaquePointer?

@@ -3,10 +3,12 @@ import Foundation
 /// Where FaceKit keeps copies of models that load faster than the files they come from.
 ///
 /// Today one model has such a copy: the 68-point shape predictor, whose dlib file takes
-/// 250-300 ms to parse and whose flat copy reads in a few (docs/benchmarks.md, "Start-up"). A
-/// copy is named after the model file's absolute path and records the file's size, inode and
-/// modification time, so a changed model is read again and its copy replaced; a copy that cannot
-/// be read or written is ignored, and results are the same with or without one.
+/// 250-300 ms to parse and whose flat copy is mapped in about a millisecond (docs/benchmarks.md,
+/// "Start-up"). A copy is named after the model file's absolute path and records the file's
+/// size, inode and modification time, so a changed model is read again and its copy replaced; a
+/// copy that cannot be read or written is ignored, and results are the same with or without one.
+/// A copy is only ever replaced by a rename; one truncated in place while a process has it mapped
+/// would end that process (SIGBUS), as with any mapped file.
 ///
 /// The folder is `$FACEKIT_CACHE_DIR` (an empty value turns copies off), else
 /// `$XDG_CACHE_HOME/facekit`, else `~/.cache/facekit`, as the XDG Base Directory specification
