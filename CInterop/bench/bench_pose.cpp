@@ -1,6 +1,6 @@
 // The head pose's refinement (pose_refinement.cpp) against cv::solvePnP(SOLVEPNP_ITERATIVE) from
 // the same guesses: time per solve and the largest angle between their answers, over random poses
-// of MeanFace's 68 points (yaw up to 80 degrees, roll all round), 0.2-4 px of noise, at a
+// of a made-up rigid 68-point face (yaw up to 80 degrees, roll all round), 0.2-4 px of noise, at a
 // focal length of one and of sixteen image widths. Run by scripts/benchmark-native pose.
 #include "pose_refinement.hpp"
 
@@ -15,7 +15,7 @@
 
 namespace {
 
-/// A rigid face (MeanFace's first 68 points need not be exact here: any plausible face will do).
+/// A rigid face of 68 points, roughly face-shaped: the solvers are compared, not the model.
 std::vector<cv::Point3d> face() {
     std::vector<cv::Point3d> points;
     for (int i = 0; i < 68; ++i) {

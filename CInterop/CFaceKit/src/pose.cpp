@@ -89,11 +89,12 @@ extern "C" int32_t fk_solve_pose(const float *model_points_xyz, const fk_point *
         // the two agreed to 0.0003 degrees), so the refinement, 40% of the solve's time, is
         // skipped. Otherwise SQPnP's answer is refined by Levenberg-Marquardt and the better fit
         // kept. That has not happened yet (990 Helen shapes; 10,478 poses up to 86 degrees of yaw
-        // and pitch, projected with 2 px of noise): the check stays, at about 25 us a face, because a
+        // and pitch, projected with 2 px of noise): the check stays, at about 65 us a face where
+        // SQPnP runs (5 December; it refuses faces narrower than about a seventh of the image), because a
         // mirrored minimum turns a head upside down.
         cv::Vec3d rvec, tvec;
         upright_guess(object, projected, f, cx, cy, rvec, tvec);
-        // cv::solvePnP(..., rvec, tvec, true, SOLVEPNP_ITERATIVE), at a quarter of the cost.
+        // cv::solvePnP(..., rvec, tvec, true, SOLVEPNP_ITERATIVE), at a tenth of the cost.
         fk::refine_pose(object, projected, f, cx, cy, rvec, tvec);
         const bool found = tvec[2] > 0;
         cv::Vec3d global_rvec, global_tvec;
