@@ -135,6 +135,12 @@ struct NullArgumentTests {
             ("fk_point_tracker_push_frame(frame NULL)", { fk_point_tracker_push_frame(h.tracker, nil, 1, $0) }),
             ("fk_point_tracker_follow(tracker NULL)", { fk_point_tracker_follow(nil, points, 1, &points, &errors, $0) }),
             ("fk_point_tracker_follow(points NULL)", { fk_point_tracker_follow(h.tracker, nil, 1, &points, &errors, $0) }),
+            ("fk_opencv_point_tracker_follow(tracker NULL)", {
+                fk_opencv_point_tracker_follow(nil, points, 1, &points, &errors, $0)
+            }),
+            ("fk_opencv_point_tracker_follow(points NULL)", {
+                fk_opencv_point_tracker_follow(h.tracker, nil, 1, &points, &errors, $0)
+            }),
             ("fk_shape_predictor_create(path NULL)", { fk_shape_predictor_create(nil, nil, &out, $0) }),
             ("fk_shape_predictor_create(out NULL)", { fk_shape_predictor_create(NativeInputs.landmarks68, nil, nil, $0) }),
             ("fk_shape_predictor_point_count(predictor NULL)", { fk_shape_predictor_point_count(nil, &count, $0) }),

@@ -221,7 +221,8 @@ int32_t fk_patch_classifier_run(fk_patch_classifier *classifier, const uint8_t *
                                 float *logits, fk_error *error);
 
 /* ---- Point tracking between frames ------------------------------------------------------------
- * Pyramidal Lucas-Kanade optical flow (OpenCV's calcOpticalFlowPyrLK) from one frame to the next,
+ * Pyramidal Lucas-Kanade optical flow (OpenCV's calcOpticalFlowPyrLK, to the bit, computed by
+ * FaceKit's lucas_kanade.cpp, faster) from one frame to the next,
  * checked forward and backward: each point is followed into the new frame, then back, and its
  * forward-backward error is the distance between where it started and where it came back to
  * (Kalal, Mikolajczyk and Matas, "Forward-Backward Error", ICPR 2010). A point followed

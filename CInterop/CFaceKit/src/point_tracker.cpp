@@ -1,53 +1,11 @@
 // Following points from one video frame to the next: pyramidal Lucas-Kanade optical flow,
 // checked forward and backward.
-#include "CFaceKit.h"
-#include "guard.hpp"
-#include "image.hpp"
+#include "point_tracker.hpp"
+
+#include "lucas_kanade.hpp"
 #include "native_logging.hpp"
 
-#include <opencv2/imgproc.hpp>
-#include <opencv2/video/tracking.hpp>
-
-#include <cmath>
 #include <memory>
-#include <vector>
-
-struct fk_point_tracker {
-    cv::Size window;
-    int levels;
-    /// Frame pixels per tracked pixel, as the width's reduction came out.
-    double reduction = 1;
-    cv::Size frame_size;
-    int frame_reduction = 0;  // as asked, for the previous frame
-    std::vector<cv::Mat> previous, current;  // grey pyramids (empty: no frame yet)
-
-    void push(const fk_image &frame, int asked_reduction) {
-        const cv::Mat &bgr = frame.bgr;
-        cv::Mat converted;
-        cv::Mat grey = frame.grey_or_convert(converted);
-        double reduction_now = 1;
-        if (asked_reduction > 1) {
-            const int width = std::max(1, grey.cols / asked_reduction);
-            reduction_now = double(grey.cols) / width;
-            cv::resize(grey, grey, cv::Size(width, std::max(1, grey.rows / asked_reduction)), 0, 0, cv::INTER_AREA);
-        }
-        // The pyramid of two frames ago becomes this frame's storage: buildOpticalFlowPyramid
-        // writes into levels of the right size in place, where fresh ones (about 2 MB a frame
-        // with the derivatives) cost the kernel a page-clearing fault per 4 KB.
-        if (bgr.size() == frame_size && asked_reduction == frame_reduction) {
-            std::swap(previous, current);
-        } else {
-            previous.clear();
-            current.clear();
-        }
-        // With the Scharr derivatives stored: each frame's are computed once here, where
-        // calcOpticalFlowPyrLK would otherwise compute both frames' whole levels on every call.
-        cv::buildOpticalFlowPyramid(grey, current, window, levels, /*withDerivatives=*/true);
-        frame_size = bgr.size();
-        frame_reduction = asked_reduction;
-        reduction = reduction_now;
-    }
-};
 
 extern "C" int32_t fk_point_tracker_create(int32_t window, int32_t levels, fk_point_tracker **out,
                                            fk_error *error) {
@@ -77,31 +35,12 @@ extern "C" int32_t fk_point_tracker_push_frame(fk_point_tracker *tracker, const 
 extern "C" int32_t fk_point_tracker_follow(fk_point_tracker *tracker, const fk_point *points, int32_t count,
                                            fk_point *out, float *fb_error, fk_error *error) {
     return fk::guarded(error, [&] {
-        fk::require(tracker != nullptr, "NULL tracker");
-        fk::require(count >= 0 && (count == 0 || (points != nullptr && out != nullptr && fb_error != nullptr)),
-                    "bad point buffers");
-        fk::require(!tracker->previous.empty(), "no previous frame of the current frame's size to follow points from");
-        if (count == 0) return;
-        const double r = tracker->reduction;
-        std::vector<cv::Point2f> start(static_cast<size_t>(count));
-        std::vector<cv::Point2f> forward, backward;
-        for (int32_t i = 0; i < count; ++i) {
-            fk::require(std::isfinite(points[i].x) && std::isfinite(points[i].y), "points must be finite");
-            start[size_t(i)] = cv::Point2f(float(points[i].x / r), float(points[i].y / r));
-        }
-        std::vector<uchar> found_forward, found_backward;
-        std::vector<float> unused;
-        const cv::TermCriteria stop(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 20, 0.03);
-        cv::calcOpticalFlowPyrLK(tracker->previous, tracker->current, start, forward, found_forward, unused,
-                                 tracker->window, tracker->levels, stop);
-        cv::calcOpticalFlowPyrLK(tracker->current, tracker->previous, forward, backward, found_backward, unused,
-                                 tracker->window, tracker->levels, stop);
-        for (int32_t i = 0; i < count; ++i) {
-            const size_t k = size_t(i);
-            out[i] = {float(forward[k].x * r), float(forward[k].y * r)};
-            const bool followed = found_forward[k] && found_backward[k] && std::isfinite(forward[k].x) &&
-                                  std::isfinite(forward[k].y);
-            fb_error[i] = followed ? float(cv::norm(backward[k] - start[k]) * r) : -1.0f;
-        }
+        fk::follow_points(tracker, points, count, out, fb_error,
+                          [&](const std::vector<cv::Mat> &from_pyramid, const std::vector<cv::Mat> &to_pyramid,
+                              const std::vector<cv::Point2f> &from, std::vector<cv::Point2f> &to,
+                              std::vector<uchar> &found) {
+                              fk::follow_lucas_kanade(from_pyramid, to_pyramid, from, to, found, tracker->window,
+                                                      tracker->levels, fk::flow_stop());
+                          });
     });
 }
