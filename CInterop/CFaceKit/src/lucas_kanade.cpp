@@ -71,16 +71,69 @@ struct Window {
     int stride;
 };
 
+/// Derivatives of a region of a level, (dx, dy) interleaved, `step` values from one row to the next.
+struct Derivatives {
+    const int16_t *data;
+    ptrdiff_t step;
+};
+
+/// The Scharr derivatives cv::buildOpticalFlowPyramid would store for the `w` x `h` pixels from
+/// (x0, y0) of level image I, into `out` (rows `stride` pixels apart): calcScharrDeriv's integer
+/// sums, the image's edge reflected (reflect-101) as it does, and (0, 0) outside the image, its
+/// constant border. Only the windows' pixels are made, instead of the whole level's.
+void scharr(const cv::Mat &I, int x0, int y0, int w, int h, int16_t *out, int stride) {
+    const int cols = I.cols, rows = I.rows;
+    if (x0 >= 1 && y0 >= 1 && x0 + w < cols && y0 + h < rows) {  // no edge within reach
+        for (int r = 0; r < h; ++r) {
+            const uchar *a = I.ptr(y0 + r - 1) + x0 - 1, *b = I.ptr(y0 + r) + x0 - 1, *c = I.ptr(y0 + r + 1) + x0 - 1;
+            int16_t v0[72], v1[72];
+            for (int i = 0; i < w + 2; ++i) {
+                v0[i] = int16_t((a[i] + c[i]) * 3 + b[i] * 10);
+                v1[i] = int16_t(c[i] - a[i]);
+            }
+            int16_t *o = out + ptrdiff_t(r) * stride * 2;
+            for (int i = 0; i < w; ++i) {
+                o[2 * i] = int16_t(v0[i + 2] - v0[i]);
+                o[2 * i + 1] = int16_t((v1[i] + v1[i + 2]) * 3 + v1[i + 1] * 10);
+            }
+        }
+        return;
+    }
+    auto reflect = [](int i, int n) { return i < 0 ? (n > 1 ? 1 : 0) : i >= n ? (n > 1 ? n - 2 : 0) : i; };
+    for (int r = 0; r < h; ++r) {
+        const int y = y0 + r;
+        int16_t *o = out + ptrdiff_t(r) * stride * 2;
+        if (y < 0 || y >= rows) {
+            std::fill(o, o + 2 * w, int16_t(0));
+            continue;
+        }
+        const uchar *a = I.ptr(reflect(y - 1, rows)), *b = I.ptr(y), *c = I.ptr(reflect(y + 1, rows));
+        auto v0 = [&](int x) { return (a[x] + c[x]) * 3 + b[x] * 10; };
+        auto v1 = [&](int x) { return c[x] - a[x]; };
+        for (int i = 0; i < w; ++i) {
+            const int x = x0 + i;
+            if (x < 0 || x >= cols) {
+                o[2 * i] = o[2 * i + 1] = 0;
+                continue;
+            }
+            const int xm = reflect(x - 1, cols), xp = reflect(x + 1, cols);
+            o[2 * i] = int16_t(v0(xp) - v0(xm));
+            o[2 * i + 1] = int16_t((v1(xm) + v1(xp)) * 3 + v1(x) * 10);
+        }
+    }
+}
+
 /// The window at (ix, iy) with weights `w`, and the elements of the sums of Ix Ix, Ix Iy and Iy Iy:
 /// the vector part's lane k (chains k, 4 + k, 8 + k) takes pixel 8c + k then 8c + 4 + k of each
 /// chunk c of 8 pixels, the scalar rest goes to tail chains 0, 1, 2 pixel by pixel.
-void window_generic(const cv::Mat &I, const cv::Mat &derivI, int ix, int iy, const Weights &w, int width,
+void window_generic(const cv::Mat &I, Derivatives derivatives, int ix, int iy, const Weights &w, int width,
                     int height, int chunks, Window win, const Chains &lane, const Chains &tail, int p) {
-    const size_t stepI = I.step, dstep = derivI.step / sizeof(int16_t);
+    const size_t stepI = I.step;
+    const ptrdiff_t dstep = derivatives.step;
     const int body = chunks * 8, tail_width = width - body;
     for (int y = 0; y < height; ++y) {
         const uchar *src = I.ptr() + ptrdiff_t(y + iy) * ptrdiff_t(stepI) + ix;
-        const int16_t *dsrc = derivI.ptr<int16_t>() + ptrdiff_t(y + iy) * ptrdiff_t(dstep) + ix * 2;
+        const int16_t *dsrc = derivatives.data + y * dstep;
         int16_t *Iw = win.I + y * win.stride, *dIw = win.dI + y * win.stride * 2;
         int ixv[64], iyv[64];
         for (int x = 0; x < width; ++x) {
@@ -183,29 +236,27 @@ __attribute__((target("avx2"))) inline __m256i weight_pairs(int first, int secon
     return _mm256_set1_epi32(int((uint32_t(uint16_t(second)) << 16) | uint16_t(first)));
 }
 
-/// 8 pixels of interleaved derivatives; 7, the eighth not read.
+/// 8 pixels of interleaved derivatives.
 __attribute__((target("avx2"))) inline __m256i load8(const int16_t *at) {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(at));
 }
-__attribute__((target("avx2"))) inline __m256i load7(const int16_t *at, __m256i first_seven) {
-    return _mm256_maskload_epi32(reinterpret_cast<const int *>(at), first_seven);
-}
 
 /// window_generic for a window 15 pixels wide (FaceKit's): each row one vector of 16 pixels. Reads
-/// nothing OpenCV's loop does not (pixel x + 15 at most, the sixteenth derivative masked off).
-__attribute__((target("avx2"))) void window_15(const cv::Mat &I, const cv::Mat &derivI, int ix, int iy,
+/// no image pixel OpenCV's loop does not (x + 15 at most); the derivatives' rows hold 17 pixels,
+/// the seventeenth only ever in a lane that is dropped.
+__attribute__((target("avx2"))) void window_15(const cv::Mat &I, Derivatives derivatives, int ix, int iy,
                                                const Weights &w, int height, Window win, const Chains &lane,
                                                const Chains &tail, int p) {
-    const size_t stepI = I.step, dstep = derivI.step / sizeof(int16_t);
+    const size_t stepI = I.step;
+    const ptrdiff_t dstep = derivatives.step;
     const __m256i w0 = weight_pairs(w.w00, w.w01), w1 = weight_pairs(w.w10, w.w11);
-    const __m256i first_seven = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, -1, 0);
     for (int y = 0; y < height; ++y) {
         const uchar *src = I.ptr() + ptrdiff_t(y + iy) * ptrdiff_t(stepI) + ix;
         _mm256_storeu_si256(reinterpret_cast<__m256i *>(win.I + y * win.stride), interpolate_row(src, stepI, w0, w1));
-        const int16_t *d = derivI.ptr<int16_t>() + ptrdiff_t(y + iy) * ptrdiff_t(dstep) + ix * 2;
+        const int16_t *d = derivatives.data + y * dstep;
         const __m256i D0 = interpolate_derivatives(load8(d), load8(d + 2), load8(d + dstep), load8(d + dstep + 2), w0, w1);
-        const __m256i D1 = interpolate_derivatives(load8(d + 16), load7(d + 18, first_seven), load8(d + dstep + 16),
-                                                   load7(d + dstep + 18, first_seven), w0, w1);
+        const __m256i D1 = interpolate_derivatives(load8(d + 16), load8(d + 18), load8(d + dstep + 16),
+                                                   load8(d + dstep + 18), w0, w1);
         int16_t *dIw = win.dI + y * win.stride * 2;
         _mm256_storeu_si256(reinterpret_cast<__m256i *>(dIw), D0);
         _mm256_storeu_si256(reinterpret_cast<__m256i *>(dIw + 16), D1);
@@ -271,11 +322,11 @@ __attribute__((target("avx2"))) void step_15(const cv::Mat &J, int ix, int iy, c
 /// One batch of up to `lanes` points on one pyramid level: LKTrackerInvoker's loop body, point by
 /// point where it decides, side by side where it sums.
 struct Level {
-    const cv::Mat &I, &derivI, &J;
+    const cv::Mat &I, &J;
     int width, height, chunks, body, tail_width;  // the window; its 8-pixel vector chunks; the scalar rest
     int level, max_level, max_count;
     double epsilon;
-    std::vector<int16_t> &window_I, &window_dI;
+    std::vector<int16_t> &window_I, &window_dI, &derivatives;
     std::vector<float> &values, &sums;
 
     Window window(int p) {
@@ -302,16 +353,20 @@ struct Level {
             to[p] = next[p];
             previous -= half;
             const int ix = cvFloor(previous.x), iy = cvFloor(previous.y);
-            if (ix < -width || ix >= derivI.cols || iy < -height || iy >= derivI.rows) {
+            if (ix < -width || ix >= I.cols || iy < -height || iy >= I.rows) {
                 if (level == 0) status[p] = false;
                 continue;
             }
             active[p] = true;
             const Weights w(previous.x - ix, previous.y - iy);
+            // The bilinear reads take pixels x and x + 1 of rows y and y + 1 of the window.
+            const int stride = width + 2;
+            scharr(I, ix, iy, width + 1, height + 1, derivatives.data(), stride);
+            const Derivatives d{derivatives.data(), 2 * stride};
             if (fast)
-                window_15(I, derivI, ix, iy, w, height, window(p), a_lane, a_tail, p);
+                window_15(I, d, ix, iy, w, height, window(p), a_lane, a_tail, p);
             else
-                window_generic(I, derivI, ix, iy, w, width, height, chunks, window(p), a_lane, a_tail, p);
+                window_generic(I, d, ix, iy, w, width, height, chunks, window(p), a_lane, a_tail, p);
         }
         float *lane_sums = sums.data(), *tail_sums = sums.data() + 12 * lanes;
         sum_chains<12>(a_lane.values, a_lane.length, lane_sums);
@@ -396,10 +451,9 @@ struct Level {
 void follow_lucas_kanade(const std::vector<cv::Mat> &previous, const std::vector<cv::Mat> &next,
                          const std::vector<cv::Point2f> &from, std::vector<cv::Point2f> &to,
                          std::vector<uchar> &status, cv::Size window, int max_level, cv::TermCriteria criteria) {
-    CV_Assert(previous.size() % 2 == 0 && next.size() % 2 == 0 && !previous.empty() && !next.empty());
-    CV_Assert(previous[0].type() == CV_8UC1 && previous[1].type() == CV_16SC2 && next[0].type() == CV_8UC1);
+    CV_Assert(!previous.empty() && !next.empty() && previous[0].type() == CV_8UC1 && next[0].type() == CV_8UC1);
     CV_Assert(window.width > 2 && window.height > 2 && window.width <= 64 && max_level >= 0);
-    const int levels = std::min({max_level, int(previous.size()) / 2 - 1, int(next.size()) / 2 - 1});
+    const int levels = std::min({max_level, int(previous.size()) - 1, int(next.size()) - 1});
     const int max_count = (criteria.type & cv::TermCriteria::COUNT) ? std::min(std::max(criteria.maxCount, 0), 100) : 30;
     double epsilon = (criteria.type & cv::TermCriteria::EPS) ? std::min(std::max(criteria.epsilon, 0.), 10.) : 0.01;
     epsilon *= epsilon;
@@ -410,8 +464,9 @@ void follow_lucas_kanade(const std::vector<cv::Mat> &previous, const std::vector
     const int width = window.width, height = window.height;
     const int chunks = width >= 8 ? (width - 8) / 8 + 1 : 0;
     const int body = chunks * 8, tail = width - body, stride = (width + 15) / 16 * 16;
-    thread_local std::vector<int16_t> window_I, window_dI;
+    thread_local std::vector<int16_t> window_I, window_dI, derivatives;
     thread_local std::vector<float> values, sums;
+    derivatives.resize(size_t(height + 1) * (width + 2) * 2);  // zeros where never written
     window_I.resize(size_t(lanes) * stride * height);
     window_dI.resize(size_t(lanes) * stride * height * 2);
     values.resize(size_t(lanes) * (12 * height * chunks * 2 + 3 * height * tail));
@@ -419,9 +474,9 @@ void follow_lucas_kanade(const std::vector<cv::Mat> &previous, const std::vector
     for (int start = 0; start < n; start += lanes) {
         const int count = std::min(lanes, n - start);
         for (int level = levels; level >= 0; --level) {
-            CV_Assert(previous[2 * level].size() == next[2 * level].size());
-            Level step{previous[2 * level], previous[2 * level + 1], next[2 * level], width, height, chunks, body,
-                       tail, level, levels, max_count, epsilon, window_I, window_dI, values, sums};
+            CV_Assert(previous[level].size() == next[level].size());
+            Level step{previous[level], next[level], width, height, chunks, body, tail, level, levels, max_count,
+                       epsilon, window_I, window_dI, derivatives, values, sums};
             step.run(from.data() + start, to.data() + start, status.data() + start, count);
         }
     }

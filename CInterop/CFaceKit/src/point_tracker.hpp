@@ -33,17 +33,17 @@ struct fk_point_tracker {
             cv::resize(grey, grey, cv::Size(width, std::max(1, grey.rows / asked_reduction)), 0, 0, cv::INTER_AREA);
         }
         // The pyramid of two frames ago becomes this frame's storage: buildOpticalFlowPyramid
-        // writes into levels of the right size in place, where fresh ones (about 2 MB a frame
-        // with the derivatives) cost the kernel a page-clearing fault per 4 KB.
+        // writes into levels of the right size in place, where fresh ones cost the kernel a
+        // page-clearing fault per 4 KB.
         if (bgr.size() == frame_size && asked_reduction == frame_reduction) {
             std::swap(previous, current);
         } else {
             previous.clear();
             current.clear();
         }
-        // With the Scharr derivatives stored: each frame's are computed once here, where
-        // calcOpticalFlowPyrLK would otherwise compute both frames' whole levels on every call.
-        cv::buildOpticalFlowPyramid(grey, current, window, levels, /*withDerivatives=*/true);
+        // Without the Scharr derivatives: the flow (lucas_kanade.cpp) makes them for each
+        // point's window only, a fraction of the frame.
+        cv::buildOpticalFlowPyramid(grey, current, window, levels, /*withDerivatives=*/false);
         frame_size = bgr.size();
         frame_reduction = asked_reduction;
         reduction = reduction_now;
