@@ -236,6 +236,34 @@ __attribute__((target("avx2"))) inline __m256i weight_pairs(int first, int secon
     return _mm256_set1_epi32(int((uint32_t(uint16_t(second)) << 16) | uint16_t(first)));
 }
 
+/// 16 pixels of a row, widened.
+__attribute__((target("avx2"))) inline __m256i widened(const uchar *row) {
+    return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i *>(row)));
+}
+
+/// scharr for 16 x 16 pixels clear of the image's edge, a row at a time: pixels i, i + 1 and
+/// i + 2 of the three rows around it, from 16-byte loads (the last byte read is x0 + 16).
+__attribute__((target("avx2"))) void scharr_16(const cv::Mat &I, int x0, int y0, int16_t *out, int stride) {
+    const __m256i three = _mm256_set1_epi16(3), ten = _mm256_set1_epi16(10);
+    for (int r = 0; r < 16; ++r) {
+        const uchar *a = I.ptr(y0 + r - 1) + x0 - 1, *b = I.ptr(y0 + r) + x0 - 1, *c = I.ptr(y0 + r + 1) + x0 - 1;
+        const __m256i a0 = widened(a), a1 = widened(a + 1), a2 = widened(a + 2);
+        const __m256i c0 = widened(c), c1 = widened(c + 1), c2 = widened(c + 2);
+        const __m256i v0_left = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_add_epi16(a0, c0), three),
+                                                 _mm256_mullo_epi16(widened(b), ten));
+        const __m256i v0_right = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_add_epi16(a2, c2), three),
+                                                  _mm256_mullo_epi16(widened(b + 2), ten));
+        const __m256i dx = _mm256_sub_epi16(v0_right, v0_left);
+        const __m256i dy = _mm256_add_epi16(
+            _mm256_mullo_epi16(_mm256_add_epi16(_mm256_sub_epi16(c0, a0), _mm256_sub_epi16(c2, a2)), three),
+            _mm256_mullo_epi16(_mm256_sub_epi16(c1, a1), ten));
+        const __m256i lo = _mm256_unpacklo_epi16(dx, dy), hi = _mm256_unpackhi_epi16(dx, dy);  // by 128-bit half
+        int16_t *o = out + ptrdiff_t(r) * stride * 2;
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(o), _mm256_permute2x128_si256(lo, hi, 0x20));
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(o + 16), _mm256_permute2x128_si256(lo, hi, 0x31));
+    }
+}
+
 /// 8 pixels of interleaved derivatives.
 __attribute__((target("avx2"))) inline __m256i load8(const int16_t *at) {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(at));
@@ -361,7 +389,10 @@ struct Level {
             const Weights w(previous.x - ix, previous.y - iy);
             // The bilinear reads take pixels x and x + 1 of rows y and y + 1 of the window.
             const int stride = width + 2;
-            scharr(I, ix, iy, width + 1, height + 1, derivatives.data(), stride);
+            if (fast && height == 15 && ix >= 1 && iy >= 1 && ix + 16 < I.cols && iy + 16 < I.rows)
+                scharr_16(I, ix, iy, derivatives.data(), stride);
+            else
+                scharr(I, ix, iy, width + 1, height + 1, derivatives.data(), stride);
             const Derivatives d{derivatives.data(), 2 * stride};
             if (fast)
                 window_15(I, d, ix, iy, w, height, window(p), a_lane, a_tail, p);
