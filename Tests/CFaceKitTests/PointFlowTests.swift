@@ -12,13 +12,13 @@ struct PointFlowTests {
 
     /// Follows a grid over each frame of `clip` (and points across its edges, which OpenCV's
     /// border handling decides) into the next, with both flows, `reduction` as the tracker uses it.
-    static func compare(clip: String, reduction: Int32, frames: Int) throws -> Counts {
+    static func compare(clip: String, reduction: Int32, window: Int32, frames: Int) throws -> Counts {
         var video: OpaquePointer?
         let opened = NativeCall { fk_video_open(clip, &video, $0) }
         try #require(opened.status == FK_OK.code, "\(opened.message)")
         defer { fk_video_free(video) }
         var tracker: OpaquePointer?
-        try #require(fk_point_tracker_create(15, 2, &tracker, nil) == FK_OK.code)
+        try #require(fk_point_tracker_create(window, 2, &tracker, nil) == FK_OK.code)
         defer { fk_point_tracker_free(tracker) }
         var counts = Counts()
         for frame in 0..<frames {
@@ -57,11 +57,13 @@ struct PointFlowTests {
         return counts
     }
 
+    /// FaceKit's 15-pixel window takes the vector path; a 21-pixel one the plain path.
     @Test("follows points as OpenCV's calcOpticalFlowPyrLK does, bit for bit, across the frame and its edges",
-          arguments: [("crossing.mp4", Int32(1)), ("leave-reenter.mp4", Int32(1)), ("crossing-rotated.mp4", Int32(2))])
-    func sameAsOpenCV(clip: String, reduction: Int32) throws {
+          arguments: [("crossing.mp4", Int32(1), Int32(15)), ("leave-reenter.mp4", Int32(1), Int32(15)),
+                      ("crossing-rotated.mp4", Int32(2), Int32(15)), ("crossing.mp4", Int32(1), Int32(21))])
+    func sameAsOpenCV(clip: String, reduction: Int32, window: Int32) throws {
         let path = TestData.repository.appendingPathComponent("TestVideos/\(clip)").path
-        let counts = try Self.compare(clip: path, reduction: reduction, frames: 12)
+        let counts = try Self.compare(clip: path, reduction: reduction, window: window, frames: 12)
         #expect(counts.differing == 0, "\(counts.differing) of \(counts.followed + counts.lost) points differ")
         // Both outcomes are exercised: points followed, and points the flow loses (off the frame).
         #expect(counts.followed > 1000 && counts.lost > 50, "followed \(counts.followed), lost \(counts.lost)")

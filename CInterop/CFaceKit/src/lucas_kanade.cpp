@@ -5,10 +5,12 @@
 // FaceKit's 15-pixel window its 8-wide vector loop leaves 7 of each row's 15 pixels to a scalar
 // loop, so a point's 105 tail additions wait on each other's latency, one point after another
 // (perf put 9% of a video run there). Here each point's sums are the same additions in the same
-// order, but the points lie side by side in the lanes of arrays: the chains of 8 points advance
-// together, limited by throughput instead of latency. The integer steps (interpolation with
-// OpenCV's rounded weights, products) are exact, so they can be computed in any order; the
-// windows 15 pixels wide have an AVX2 path for them, the others a plain one.
+// order, but 8 points go through each step together: each leaves its values for the sums as
+// whole vectors, and the sums take them 8 points at a time, transposed, so that the 8 chains
+// advance side by side in the lanes of one register. The integer steps (interpolation with
+// OpenCV's rounded weights, products, the Scharr derivatives) are exact, so they can be computed
+// in any order: AVX2 for the 15-pixel windows; other windows, or a processor without AVX2, take
+// a plain path that sums each point on its own, the same additions again.
 #pragma clang fp contract(off)  // a fused multiply-add rounds differently from OpenCV's mul and add
 
 #include "lucas_kanade.hpp"
@@ -28,20 +30,6 @@ constexpr float float_scale = 1.f / (1 << 20);  // OpenCV's FLT_SCALE
 constexpr int lanes = 8;                        // points that go through each step together
 constexpr float min_eigen_threshold = float(1e-4);  // calcOpticalFlowPyrLK's default, as it passes it on
 
-/// Sums chains of floats from zero, each in element order, all the points' at once:
-/// `values[(chain * length + element) * lanes + point]`, into `sums[chain * lanes + point]`.
-template <int chains>
-inline __attribute__((always_inline)) void sum_chains(const float *values, int length, float *sums) {
-    float acc[chains][lanes] = {};
-    for (int e = 0; e < length; ++e)
-        for (int c = 0; c < chains; ++c) {
-            const float *element = values + (size_t(c) * length + e) * lanes;
-            for (int p = 0; p < lanes; ++p) acc[c][p] += element[p];
-        }
-    for (int c = 0; c < chains; ++c)
-        for (int p = 0; p < lanes; ++p) sums[c * lanes + p] = acc[c][p];
-}
-
 /// The four bilinear weights of a position's fraction, as OpenCV rounds them.
 struct Weights {
     int w00, w01, w10, w11;
@@ -55,13 +43,14 @@ struct Weights {
 
 inline int descale(int x, int n) { return (x + (1 << (n - 1))) >> n; }
 
-/// Where a point's values go: `values[(chain * length + element) * lanes + point]`.
-struct Chains {
-    float *values;
-    int length;
-    float &operator()(int chain, int element, int p) const {
-        return values[(size_t(chain) * length + element) * lanes + size_t(p)];
-    }
+/// A point's sums, each in OpenCV's order: the 4 lanes of its vector part (per quantity) and
+/// its scalar rest. Of the window: Ix Ix, Ix Iy, Iy Iy (lanes 4q + k); of a step: qb0 and qb1's
+/// lanes (b1, b2 of pixels 0 and 4, b1, b2 of 1 and 5; the same of 2 and 6, 3 and 7), b1, b2.
+struct WindowSums {
+    float lane[12], tail[3];
+};
+struct StepSums {
+    float lane[8], tail[2];
 };
 
 /// A point's window of the first image (Ival, 32 times the pixel) and of its derivatives (Ix, Iy
@@ -123,14 +112,15 @@ void scharr(const cv::Mat &I, int x0, int y0, int w, int h, int16_t *out, int st
     }
 }
 
-/// The window at (ix, iy) with weights `w`, and the elements of the sums of Ix Ix, Ix Iy and Iy Iy:
-/// the vector part's lane k (chains k, 4 + k, 8 + k) takes pixel 8c + k then 8c + 4 + k of each
-/// chunk c of 8 pixels, the scalar rest goes to tail chains 0, 1, 2 pixel by pixel.
-void window_generic(const cv::Mat &I, Derivatives derivatives, int ix, int iy, const Weights &w, int width,
-                    int height, int chunks, Window win, const Chains &lane, const Chains &tail, int p) {
+/// The window at (ix, iy) with weights `w`, and its sums of Ix Ix, Ix Iy and Iy Iy: lane k of the
+/// vector part takes pixel 8c + k then 8c + 4 + k of each chunk c of 8 pixels, the scalar rest
+/// pixel by pixel, row by row.
+WindowSums window_generic(const cv::Mat &I, Derivatives derivatives, int ix, int iy, const Weights &w, int width,
+                          int height, int chunks, Window win) {
     const size_t stepI = I.step;
     const ptrdiff_t dstep = derivatives.step;
-    const int body = chunks * 8, tail_width = width - body;
+    const int body = chunks * 8;
+    WindowSums sums = {};
     for (int y = 0; y < height; ++y) {
         const uchar *src = I.ptr() + ptrdiff_t(y + iy) * ptrdiff_t(stepI) + ix;
         const int16_t *dsrc = derivatives.data + y * dstep;
@@ -149,28 +139,28 @@ void window_generic(const cv::Mat &I, Derivatives derivatives, int ix, int iy, c
         for (int c = 0; c < chunks; ++c)
             for (int h = 0; h < 2; ++h)
                 for (int k = 0; k < 4; ++k) {
-                    const int x = 8 * c + 4 * h + k, e = (y * chunks + c) * 2 + h;
-                    lane(k, e, p) = float(ixv[x] * ixv[x]);
-                    lane(4 + k, e, p) = float(ixv[x] * iyv[x]);
-                    lane(8 + k, e, p) = float(iyv[x] * iyv[x]);
+                    const int x = 8 * c + 4 * h + k;
+                    sums.lane[k] += float(ixv[x] * ixv[x]);
+                    sums.lane[4 + k] += float(ixv[x] * iyv[x]);
+                    sums.lane[8 + k] += float(iyv[x] * iyv[x]);
                 }
         for (int x = body; x < width; ++x) {
-            const int e = y * tail_width + (x - body);
-            tail(0, e, p) = float(ixv[x] * ixv[x]);
-            tail(1, e, p) = float(ixv[x] * iyv[x]);
-            tail(2, e, p) = float(iyv[x] * iyv[x]);
+            sums.tail[0] += float(ixv[x] * ixv[x]);
+            sums.tail[1] += float(ixv[x] * iyv[x]);
+            sums.tail[2] += float(iyv[x] * iyv[x]);
         }
     }
+    return sums;
 }
 
-/// The elements of b1 and b2 for the second image's window at (ix, iy), weights `w`: in the vector
-/// part, qb0 = (b1, b2 of pixels 0 and 4; b1, b2 of pixels 1 and 5) and qb1 the same of pixels 2
-/// and 6, 3 and 7 (chains 0-3 and 4-7), each a sum of two products converted once; the scalar
-/// rest goes to tail chains 0 and 1.
-void step_generic(const cv::Mat &J, int ix, int iy, const Weights &w, int width, int height, int chunks,
-                  Window win, const Chains &lane, const Chains &tail, int p) {
+/// The sums b1 and b2 for the second image's window at (ix, iy), weights `w`: in the vector part,
+/// qb0 and qb1 (see StepSums), each element a sum of two products converted once; the scalar
+/// rest pixel by pixel.
+StepSums step_generic(const cv::Mat &J, int ix, int iy, const Weights &w, int width, int height, int chunks,
+                      Window win) {
     const size_t stepJ = J.step;
-    const int body = chunks * 8, tail_width = width - body;
+    const int body = chunks * 8;
+    StepSums sums = {};
     for (int y = 0; y < height; ++y) {
         const uchar *Jp = J.ptr() + ptrdiff_t(y + iy) * ptrdiff_t(stepJ) + ix;
         const int16_t *Iw = win.I + y * win.stride, *dI = win.dI + y * win.stride * 2;
@@ -183,16 +173,16 @@ void step_generic(const cv::Mat &J, int ix, int iy, const Weights &w, int width,
         for (int c = 0; c < chunks; ++c)
             for (int q = 0; q < 2; ++q)
                 for (int r = 0; r < 2; ++r) {
-                    const int a = 8 * c + 2 * q + r, b = a + 4, e = y * chunks + c;
-                    lane(4 * q + 2 * r, e, p) = float(diff[a] * dI[2 * a] + diff[b] * dI[2 * b]);
-                    lane(4 * q + 2 * r + 1, e, p) = float(diff[a] * dI[2 * a + 1] + diff[b] * dI[2 * b + 1]);
+                    const int a = 8 * c + 2 * q + r, b = a + 4;
+                    sums.lane[4 * q + 2 * r] += float(diff[a] * dI[2 * a] + diff[b] * dI[2 * b]);
+                    sums.lane[4 * q + 2 * r + 1] += float(diff[a] * dI[2 * a + 1] + diff[b] * dI[2 * b + 1]);
                 }
         for (int x = body; x < width; ++x) {
-            const int e = y * tail_width + (x - body);
-            tail(0, e, p) = float(diff[x] * dI[2 * x]);
-            tail(1, e, p) = float(diff[x] * dI[2 * x + 1]);
+            sums.tail[0] += float(diff[x] * dI[2 * x]);
+            sums.tail[1] += float(diff[x] * dI[2 * x + 1]);
         }
     }
+    return sums;
 }
 
 bool has_avx2() {
@@ -269,12 +259,28 @@ __attribute__((target("avx2"))) inline __m256i load8(const int16_t *at) {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(at));
 }
 
-/// window_generic for a window 15 pixels wide (FaceKit's): each row one vector of 16 pixels. Reads
-/// no image pixel OpenCV's loop does not (x + 15 at most); the derivatives' rows hold 17 pixels,
-/// the seventeenth only ever in a lane that is dropped.
+/// What the 15-pixel paths leave for the sums, per point of a batch: each row's 8 vector-part
+/// values as one vector (lane k of a sum takes elements k and 4 + k; of a step, element c is
+/// lane c of qb0 then qb1), and the 7 scalar-rest values of each row in a row of their own
+/// (rows overlap by a value, padded to whole vectors), per quantity.
+struct Elements {
+    float *lane, *tail;
+    int height, tail_stride;  // tail_stride: 7 x height rounded up to whole vectors, and one more
+    float *lane_row(int p, int quantity, int quantities, int y) const {
+        return lane + ((size_t(p) * quantities + quantity) * height + y) * 8;
+    }
+    float *tail_row(int p, int quantity, int quantities) const {
+        return tail + (size_t(p) * quantities + quantity) * tail_stride;
+    }
+};
+
+/// window_generic for a window 15 pixels wide (FaceKit's), each row one vector of 16 pixels, its
+/// values for the sums left in `out` for point p (sum_windows_15 adds them). Reads no image pixel
+/// OpenCV's loop does not (x + 15 at most); the derivatives' rows hold 17 pixels, the
+/// seventeenth only ever in a lane that is dropped.
 __attribute__((target("avx2"))) void window_15(const cv::Mat &I, Derivatives derivatives, int ix, int iy,
-                                               const Weights &w, int height, Window win, const Chains &lane,
-                                               const Chains &tail, int p) {
+                                               const Weights &w, int height, Window win, const Elements &out,
+                                               int p) {
     const size_t stepI = I.step;
     const ptrdiff_t dstep = derivatives.step;
     const __m256i w0 = weight_pairs(w.w00, w.w01), w1 = weight_pairs(w.w10, w.w11);
@@ -288,34 +294,20 @@ __attribute__((target("avx2"))) void window_15(const cv::Mat &I, Derivatives der
         int16_t *dIw = win.dI + y * win.stride * 2;
         _mm256_storeu_si256(reinterpret_cast<__m256i *>(dIw), D0);
         _mm256_storeu_si256(reinterpret_cast<__m256i *>(dIw + 16), D1);
-        alignas(32) float xx[16], xy[16], yy[16];
         for (int h = 0; h < 2; ++h) {
             const __m256i D = h == 0 ? D0 : D1;
             const __m256 fx = _mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(D, 16), 16));
             const __m256 fy = _mm256_cvtepi32_ps(_mm256_srai_epi32(D, 16));
-            _mm256_store_ps(xx + 8 * h, _mm256_mul_ps(fx, fx));
-            _mm256_store_ps(xy + 8 * h, _mm256_mul_ps(fx, fy));
-            _mm256_store_ps(yy + 8 * h, _mm256_mul_ps(fy, fy));
-        }
-        for (int h = 0; h < 2; ++h)
-            for (int k = 0; k < 4; ++k) {
-                const int x = 4 * h + k, e = y * 2 + h;
-                lane(k, e, p) = xx[x];
-                lane(4 + k, e, p) = xy[x];
-                lane(8 + k, e, p) = yy[x];
-            }
-        for (int x = 8; x < 15; ++x) {
-            const int e = y * 7 + (x - 8);
-            tail(0, e, p) = xx[x];
-            tail(1, e, p) = xy[x];
-            tail(2, e, p) = yy[x];
+            const __m256 products[3] = {_mm256_mul_ps(fx, fx), _mm256_mul_ps(fx, fy), _mm256_mul_ps(fy, fy)};
+            for (int q = 0; q < 3; ++q)
+                _mm256_storeu_ps(h == 0 ? out.lane_row(p, q, 3, y) : out.tail_row(p, q, 3) + 7 * y, products[q]);
         }
     }
 }
 
-/// step_generic for a window 15 pixels wide.
+/// step_generic for a window 15 pixels wide, its values left in `out` for point p.
 __attribute__((target("avx2"))) void step_15(const cv::Mat &J, int ix, int iy, const Weights &w, int height,
-                                             Window win, const Chains &lane, const Chains &tail, int p) {
+                                             Window win, const Elements &out, int p) {
     const size_t stepJ = J.step;
     const __m256i w0 = weight_pairs(w.w00, w.w01), w1 = weight_pairs(w.w10, w.w11);
     for (int y = 0; y < height; ++y) {
@@ -334,28 +326,103 @@ __attribute__((target("avx2"))) void step_15(const cv::Mat &J, int ix, int iy, c
         // The vector part: pixels k and k + 4 summed in 32 bits, then converted, as pmaddwd does.
         const __m128i sx = _mm_add_epi32(_mm256_castsi256_si128(px[0]), _mm256_extracti128_si256(px[0], 1));
         const __m128i sy = _mm_add_epi32(_mm256_castsi256_si128(py[0]), _mm256_extracti128_si256(py[0], 1));
-        alignas(32) float q[8], tx[8], ty[8];
-        _mm_store_ps(q, _mm_cvtepi32_ps(_mm_unpacklo_epi32(sx, sy)));
-        _mm_store_ps(q + 4, _mm_cvtepi32_ps(_mm_unpackhi_epi32(sx, sy)));
-        _mm256_store_ps(tx, _mm256_cvtepi32_ps(px[1]));
-        _mm256_store_ps(ty, _mm256_cvtepi32_ps(py[1]));
-        for (int c = 0; c < 8; ++c) lane(c, y, p) = q[c];
-        for (int x = 0; x < 7; ++x) {
-            tail(0, y * 7 + x, p) = tx[x];
-            tail(1, y * 7 + x, p) = ty[x];
+        const __m256 q = _mm256_cvtepi32_ps(_mm256_set_m128i(_mm_unpackhi_epi32(sx, sy), _mm_unpacklo_epi32(sx, sy)));
+        _mm256_storeu_ps(out.lane_row(p, 0, 1, y), q);
+        _mm256_storeu_ps(out.tail_row(p, 0, 2) + 7 * y, _mm256_cvtepi32_ps(px[1]));
+        _mm256_storeu_ps(out.tail_row(p, 1, 2) + 7 * y, _mm256_cvtepi32_ps(py[1]));
+    }
+}
+
+/// Rows r[0 ... 7] become columns.
+__attribute__((target("avx2"))) inline void transpose8(__m256 r[8]) {
+    __m256 t[8], u[8];
+    for (int i = 0; i < 4; ++i) {
+        t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int i = 0; i < 2; ++i) {
+        u[4 * i] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+        u[4 * i + 1] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+        u[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+        u[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+    }
+    for (int i = 0; i < 4; ++i) {
+        r[i] = _mm256_permute2f128_ps(u[i], u[4 + i], 0x20);
+        r[4 + i] = _mm256_permute2f128_ps(u[i], u[4 + i], 0x31);
+    }
+}
+
+/// Adds the elements the 15-pixel paths left for eight points, each sum in its own order, the
+/// eight points' sums side by side (lane[i] and tail[q] hold point p's in their lane p). A
+/// window's rows carry 3 lane vectors (lane k of quantity q takes elements k, then 4 + k) and 3
+/// rests; a step's one (element c to lane c) and 2.
+__attribute__((target("avx2"))) void sum_elements(const Elements &in, bool window, __m256 *lane, __m256 *tail) {
+    const int lane_vectors = window ? 3 : 1, rests = window ? 3 : 2;
+    for (int i = 0; i < (window ? 12 : 8); ++i) lane[i] = _mm256_setzero_ps();
+    for (int y = 0; y < in.height; ++y)
+        for (int q = 0; q < lane_vectors; ++q) {
+            __m256 r[8];
+            for (int p = 0; p < 8; ++p) r[p] = _mm256_loadu_ps(in.lane_row(p, q, lane_vectors, y));
+            transpose8(r);
+            if (window) {
+                for (int k = 0; k < 4; ++k) lane[4 * q + k] = _mm256_add_ps(lane[4 * q + k], r[k]);
+                for (int k = 0; k < 4; ++k) lane[4 * q + k] = _mm256_add_ps(lane[4 * q + k], r[4 + k]);
+            } else {
+                for (int c = 0; c < 8; ++c) lane[c] = _mm256_add_ps(lane[c], r[c]);
+            }
         }
+    const int length = 7 * in.height;
+    for (int q = 0; q < rests; ++q) {
+        __m256 acc = _mm256_setzero_ps();
+        for (int e = 0; e < length; e += 8) {
+            __m256 r[8];
+            for (int p = 0; p < 8; ++p) r[p] = _mm256_loadu_ps(in.tail_row(p, q, rests) + e);
+            transpose8(r);
+            for (int j = 0; j < 8 && e + j < length; ++j) acc = _mm256_add_ps(acc, r[j]);
+        }
+        tail[q] = acc;
+    }
+}
+
+/// sum_elements for a window's values: point p's WindowSums.
+__attribute__((target("avx2"))) void sum_windows_15(const Elements &in, WindowSums *sums) {
+    __m256 lane[12], tail[3];
+    sum_elements(in, true, lane, tail);
+    alignas(32) float v[8];
+    for (int i = 0; i < 12; ++i) {
+        _mm256_store_ps(v, lane[i]);
+        for (int p = 0; p < 8; ++p) sums[p].lane[i] = v[p];
+    }
+    for (int q = 0; q < 3; ++q) {
+        _mm256_store_ps(v, tail[q]);
+        for (int p = 0; p < 8; ++p) sums[p].tail[q] = v[p];
+    }
+}
+
+/// sum_elements for a step's values: point p's StepSums.
+__attribute__((target("avx2"))) void sum_steps_15(const Elements &in, StepSums *sums) {
+    __m256 lane[8], tail[2];
+    sum_elements(in, false, lane, tail);
+    alignas(32) float v[8];
+    for (int i = 0; i < 8; ++i) {
+        _mm256_store_ps(v, lane[i]);
+        for (int p = 0; p < 8; ++p) sums[p].lane[i] = v[p];
+    }
+    for (int q = 0; q < 2; ++q) {
+        _mm256_store_ps(v, tail[q]);
+        for (int p = 0; p < 8; ++p) sums[p].tail[q] = v[p];
     }
 }
 
 /// One batch of up to `lanes` points on one pyramid level: LKTrackerInvoker's loop body, point by
-/// point where it decides, side by side where it sums.
+/// point where it decides; in the 15-pixel path, side by side where it sums.
 struct Level {
     const cv::Mat &I, &J;
-    int width, height, chunks, body, tail_width;  // the window; its 8-pixel vector chunks; the scalar rest
+    int width, height, chunks;  // the window; its 8-pixel vector chunks
     int level, max_level, max_count;
     double epsilon;
     std::vector<int16_t> &window_I, &window_dI, &derivatives;
-    std::vector<float> &values, &sums;
+    Elements elements;
 
     Window window(int p) {
         const int stride = (width + 15) / 16 * 16;
@@ -372,9 +439,7 @@ struct Level {
         int iterations[lanes] = {};
 
         // The window of the first image and the matrix of its derivatives.
-        const int tail_length = height * tail_width;
-        const Chains a_lane{values.data(), height * chunks * 2};
-        const Chains a_tail{values.data() + size_t(12) * a_lane.length * lanes, tail_length};
+        WindowSums window_sums[lanes];
         for (int p = 0; p < count; ++p) {
             cv::Point2f previous = from[p] * (float)(1. / (1 << level));
             next[p] = level == max_level ? previous : to[p] * 2.f;
@@ -395,22 +460,20 @@ struct Level {
                 scharr(I, ix, iy, width + 1, height + 1, derivatives.data(), stride);
             const Derivatives d{derivatives.data(), 2 * stride};
             if (fast)
-                window_15(I, d, ix, iy, w, height, window(p), a_lane, a_tail, p);
+                window_15(I, d, ix, iy, w, height, window(p), elements, p);
             else
-                window_generic(I, d, ix, iy, w, width, height, chunks, window(p), a_lane, a_tail, p);
+                window_sums[p] = window_generic(I, d, ix, iy, w, width, height, chunks, window(p));
         }
-        float *lane_sums = sums.data(), *tail_sums = sums.data() + 12 * lanes;
-        sum_chains<12>(a_lane.values, a_lane.length, lane_sums);
-        sum_chains<3>(a_tail.values, tail_length, tail_sums);
-        auto reduce = [&](int first_chain, int p) {  // v_reduce_sum: (l0 + l2) + (l1 + l3)
-            const float *l = lane_sums + first_chain * lanes + p;
-            return (l[0] + l[2 * lanes]) + (l[lanes] + l[3 * lanes]);
-        };
+        if (fast) sum_windows_15(elements, window_sums);
         for (int p = 0; p < count; ++p) {
             if (!active[p]) continue;
-            A11[p] = (tail_sums[p] + reduce(0, p)) * float_scale;
-            A12[p] = (tail_sums[lanes + p] + reduce(4, p)) * float_scale;
-            A22[p] = (tail_sums[2 * lanes + p] + reduce(8, p)) * float_scale;
+            const WindowSums &s = window_sums[p];
+            auto reduce = [&](int first) {  // v_reduce_sum: (l0 + l2) + (l1 + l3)
+                return (s.lane[first] + s.lane[first + 2]) + (s.lane[first + 1] + s.lane[first + 3]);
+            };
+            A11[p] = (s.tail[0] + reduce(0)) * float_scale;
+            A12[p] = (s.tail[1] + reduce(4)) * float_scale;
+            A22[p] = (s.tail[2] + reduce(8)) * float_scale;
             const float d = A11[p] * A22[p] - A12[p] * A12[p];
             const float min_eigen =
                 (A22[p] + A11[p] - std::sqrt((A11[p] - A22[p]) * (A11[p] - A22[p]) + 4.f * A12[p] * A12[p])) /
@@ -427,11 +490,10 @@ struct Level {
         }
 
         // The iterations, a step of each active point at a time.
-        const Chains b_lane{values.data(), height * chunks};
-        const Chains b_tail{values.data() + size_t(8) * b_lane.length * lanes, tail_length};
         for (;;) {
             bool stepped[lanes] = {};
             bool any = false;
+            StepSums step_sums[lanes];
             for (int p = 0; p < count; ++p) {
                 if (!active[p]) continue;
                 const int ix = cvFloor(next[p].x), iy = cvFloor(next[p].y);
@@ -443,19 +505,19 @@ struct Level {
                 stepped[p] = any = true;
                 const Weights w(next[p].x - ix, next[p].y - iy);
                 if (fast)
-                    step_15(J, ix, iy, w, height, window(p), b_lane, b_tail, p);
+                    step_15(J, ix, iy, w, height, window(p), elements, p);
                 else
-                    step_generic(J, ix, iy, w, width, height, chunks, window(p), b_lane, b_tail, p);
+                    step_sums[p] = step_generic(J, ix, iy, w, width, height, chunks, window(p));
             }
             if (!any) break;
-            sum_chains<8>(b_lane.values, b_lane.length, lane_sums);
-            sum_chains<2>(b_tail.values, tail_length, tail_sums);
+            if (fast) sum_steps_15(elements, step_sums);
             for (int p = 0; p < count; ++p) {
                 if (!stepped[p]) continue;
-                float s[4];
-                for (int k = 0; k < 4; ++k) s[k] = lane_sums[k * lanes + p] + lane_sums[(4 + k) * lanes + p];
-                const float b1 = (tail_sums[p] + (s[0] + s[2])) * float_scale;
-                const float b2 = (tail_sums[lanes + p] + (s[1] + s[3])) * float_scale;
+                const StepSums &s = step_sums[p];
+                float lanes_added[4];  // qb0 + qb1
+                for (int k = 0; k < 4; ++k) lanes_added[k] = s.lane[k] + s.lane[4 + k];
+                const float b1 = (s.tail[0] + (lanes_added[0] + lanes_added[2])) * float_scale;
+                const float b2 = (s.tail[1] + (lanes_added[1] + lanes_added[3])) * float_scale;
                 const cv::Point2f delta((float)((A12[p] * b2 - A22[p] * b1) * D[p]),
                                         (float)((A12[p] * b1 - A11[p] * b2) * D[p]));
                 next[p] += delta;
@@ -494,20 +556,23 @@ void follow_lucas_kanade(const std::vector<cv::Mat> &previous, const std::vector
     status.assign(size_t(n), 1);
     const int width = window.width, height = window.height;
     const int chunks = width >= 8 ? (width - 8) / 8 + 1 : 0;
-    const int body = chunks * 8, tail = width - body, stride = (width + 15) / 16 * 16;
+    const int stride = (width + 15) / 16 * 16;
+    const int tail_stride = (7 * height + 1 + 7) / 8 * 8;
     thread_local std::vector<int16_t> window_I, window_dI, derivatives;
-    thread_local std::vector<float> values, sums;
-    derivatives.resize(size_t(height + 1) * (width + 2) * 2);  // zeros where never written
+    thread_local std::vector<float> lane_elements, tail_elements;
     window_I.resize(size_t(lanes) * stride * height);
     window_dI.resize(size_t(lanes) * stride * height * 2);
-    values.resize(size_t(lanes) * (12 * height * chunks * 2 + 3 * height * tail));
-    sums.resize(size_t(lanes) * 15);
+    derivatives.resize(size_t(height + 1) * (width + 2) * 2);  // zeros where never written
+    // Zeros at first, and then finite values (of earlier points) in the lanes of absent points.
+    lane_elements.resize(size_t(lanes) * 3 * height * 8);
+    tail_elements.resize(size_t(lanes) * 3 * tail_stride);
+    const Elements elements{lane_elements.data(), tail_elements.data(), height, tail_stride};
     for (int start = 0; start < n; start += lanes) {
         const int count = std::min(lanes, n - start);
         for (int level = levels; level >= 0; --level) {
             CV_Assert(previous[level].size() == next[level].size());
-            Level step{previous[level], next[level], width, height, chunks, body, tail, level, levels, max_count,
-                       epsilon, window_I, window_dI, derivatives, values, sums};
+            Level step{previous[level], next[level], width,  height,      chunks,     level,   levels,
+                       max_count,       epsilon,     window_I, window_dI, derivatives, elements};
             step.run(from.data() + start, to.data() + start, status.data() + start, count);
         }
     }
