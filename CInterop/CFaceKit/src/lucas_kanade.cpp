@@ -384,34 +384,30 @@ __attribute__((target("avx2"))) void sum_elements(const Elements &in, bool windo
     }
 }
 
+/// Lane p of each of the vectors into point p's `field`.
+template <class Sums, size_t count>
+__attribute__((target("avx2"))) void spread(const __m256 *vectors, float (Sums::*field)[count], Sums *sums) {
+    alignas(32) float v[8];
+    for (size_t i = 0; i < count; ++i) {
+        _mm256_store_ps(v, vectors[i]);
+        for (int p = 0; p < 8; ++p) (sums[p].*field)[i] = v[p];
+    }
+}
+
 /// sum_elements for a window's values: point p's WindowSums.
 __attribute__((target("avx2"))) void sum_windows_15(const Elements &in, WindowSums *sums) {
     __m256 lane[12], tail[3];
     sum_elements(in, true, lane, tail);
-    alignas(32) float v[8];
-    for (int i = 0; i < 12; ++i) {
-        _mm256_store_ps(v, lane[i]);
-        for (int p = 0; p < 8; ++p) sums[p].lane[i] = v[p];
-    }
-    for (int q = 0; q < 3; ++q) {
-        _mm256_store_ps(v, tail[q]);
-        for (int p = 0; p < 8; ++p) sums[p].tail[q] = v[p];
-    }
+    spread(lane, &WindowSums::lane, sums);
+    spread(tail, &WindowSums::tail, sums);
 }
 
 /// sum_elements for a step's values: point p's StepSums.
 __attribute__((target("avx2"))) void sum_steps_15(const Elements &in, StepSums *sums) {
     __m256 lane[8], tail[2];
     sum_elements(in, false, lane, tail);
-    alignas(32) float v[8];
-    for (int i = 0; i < 8; ++i) {
-        _mm256_store_ps(v, lane[i]);
-        for (int p = 0; p < 8; ++p) sums[p].lane[i] = v[p];
-    }
-    for (int q = 0; q < 2; ++q) {
-        _mm256_store_ps(v, tail[q]);
-        for (int p = 0; p < 8; ++p) sums[p].tail[q] = v[p];
-    }
+    spread(lane, &StepSums::lane, sums);
+    spread(tail, &StepSums::tail, sums);
 }
 
 /// One batch of up to `lanes` points on one pyramid level: LKTrackerInvoker's loop body, point by
