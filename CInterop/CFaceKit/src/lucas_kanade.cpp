@@ -43,6 +43,9 @@ struct Weights {
 
 inline int descale(int x, int n) { return (x + (1 << (n - 1))) >> n; }
 
+/// Values from one row of a point's kept window to the next: whole 16-pixel vectors.
+inline int window_stride(int width) { return (width + 15) / 16 * 16; }
+
 /// A point's sums, each in OpenCV's order: the 4 lanes of its vector part (per quantity) and
 /// its scalar rest. Of the window: Ix Ix, Ix Iy, Iy Iy (lanes 4q + k); of a step: qb0 and qb1's
 /// lanes (b1, b2 of pixels 0 and 4, b1, b2 of 1 and 5; the same of 2 and 6, 3 and 7), b1, b2.
@@ -190,36 +193,30 @@ bool has_avx2() {
     return has;
 }
 
-/// Bilinear interpolation of 16 pixels of two 8-bit rows, (v + 256) >> 9 as OpenCV's vector code
-/// has it (the sixteenth pixel meaningless).
-__attribute__((target("avx2"))) inline __m256i interpolate_row(const uchar *row, size_t step, __m256i w0,
-                                                                __m256i w1) {
-    const __m128i r0 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(row));
-    const __m128i r1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(row + step));
-    const __m256i a0 = _mm256_cvtepu8_epi16(r0), a1 = _mm256_cvtepu8_epi16(_mm_srli_si128(r0, 1));
-    const __m256i b0 = _mm256_cvtepu8_epi16(r1), b1 = _mm256_cvtepu8_epi16(_mm_srli_si128(r1, 1));
-    const __m256i delta = _mm256_set1_epi32(1 << (weight_bits - 5 - 1));
-    __m256i lo = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(a0, a1), w0),
-                                  _mm256_madd_epi16(_mm256_unpacklo_epi16(b0, b1), w1));
-    __m256i hi = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpackhi_epi16(a0, a1), w0),
-                                  _mm256_madd_epi16(_mm256_unpackhi_epi16(b0, b1), w1));
-    lo = _mm256_srai_epi32(_mm256_add_epi32(lo, delta), weight_bits - 5);
-    hi = _mm256_srai_epi32(_mm256_add_epi32(hi, delta), weight_bits - 5);
-    return _mm256_packs_epi32(lo, hi);  // per 128-bit half: pixels 0-3 then 4-7, so in order
-}
-
-/// Bilinear interpolation of 8 pixels of interleaved derivatives: d0, d1 the row's pixels x and
-/// x + 1, e0, e1 the next row's; (v + 8192) >> 14, interleaved again.
-__attribute__((target("avx2"))) inline __m256i interpolate_derivatives(__m256i d0, __m256i d1, __m256i e0,
-                                                                        __m256i e1, __m256i w0, __m256i w1) {
-    const __m256i delta = _mm256_set1_epi32(1 << (weight_bits - 1));
+/// Bilinear interpolation of 16-bit pairs in 32 bits: d0, d1 a row's values at x and x + 1, e0,
+/// e1 the next row's; (v + 2^(bits - 1)) >> bits, packed back to 16 bits in order (the products
+/// and sums of OpenCV's vector code, exact).
+template <int bits>
+__attribute__((target("avx2"))) inline __m256i interpolate(__m256i d0, __m256i d1, __m256i e0, __m256i e1,
+                                                           __m256i w0, __m256i w1) {
+    const __m256i delta = _mm256_set1_epi32(1 << (bits - 1));
     __m256i lo = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(d0, d1), w0),
                                   _mm256_madd_epi16(_mm256_unpacklo_epi16(e0, e1), w1));
     __m256i hi = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpackhi_epi16(d0, d1), w0),
                                   _mm256_madd_epi16(_mm256_unpackhi_epi16(e0, e1), w1));
-    lo = _mm256_srai_epi32(_mm256_add_epi32(lo, delta), weight_bits);
-    hi = _mm256_srai_epi32(_mm256_add_epi32(hi, delta), weight_bits);
-    return _mm256_packs_epi32(lo, hi);
+    lo = _mm256_srai_epi32(_mm256_add_epi32(lo, delta), bits);
+    hi = _mm256_srai_epi32(_mm256_add_epi32(hi, delta), bits);
+    return _mm256_packs_epi32(lo, hi);  // per 128-bit half: values 0-3 then 4-7, so in order
+}
+
+/// 16 pixels of two 8-bit rows interpolated, (v + 256) >> 9 (the sixteenth pixel meaningless).
+__attribute__((target("avx2"))) inline __m256i interpolate_row(const uchar *row, size_t step, __m256i w0,
+                                                                __m256i w1) {
+    const __m128i r0 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(row));
+    const __m128i r1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(row + step));
+    return interpolate<weight_bits - 5>(_mm256_cvtepu8_epi16(r0), _mm256_cvtepu8_epi16(_mm_srli_si128(r0, 1)),
+                                        _mm256_cvtepu8_epi16(r1), _mm256_cvtepu8_epi16(_mm_srli_si128(r1, 1)), w0,
+                                        w1);
 }
 
 __attribute__((target("avx2"))) inline __m256i weight_pairs(int first, int second) {
@@ -288,9 +285,10 @@ __attribute__((target("avx2"))) void window_15(const cv::Mat &I, Derivatives der
         const uchar *src = I.ptr() + ptrdiff_t(y + iy) * ptrdiff_t(stepI) + ix;
         _mm256_storeu_si256(reinterpret_cast<__m256i *>(win.I + y * win.stride), interpolate_row(src, stepI, w0, w1));
         const int16_t *d = derivatives.data + y * dstep;
-        const __m256i D0 = interpolate_derivatives(load8(d), load8(d + 2), load8(d + dstep), load8(d + dstep + 2), w0, w1);
-        const __m256i D1 = interpolate_derivatives(load8(d + 16), load8(d + 18), load8(d + dstep + 16),
-                                                   load8(d + dstep + 18), w0, w1);
+        // 8 pixels of interleaved (Ix, Iy) at a time: pixels x and x + 1 of rows y and y + 1.
+        const __m256i D0 = interpolate<weight_bits>(load8(d), load8(d + 2), load8(d + dstep), load8(d + dstep + 2), w0, w1);
+        const __m256i D1 = interpolate<weight_bits>(load8(d + 16), load8(d + 18), load8(d + dstep + 16),
+                                                    load8(d + dstep + 18), w0, w1);
         int16_t *dIw = win.dI + y * win.stride * 2;
         _mm256_storeu_si256(reinterpret_cast<__m256i *>(dIw), D0);
         _mm256_storeu_si256(reinterpret_cast<__m256i *>(dIw + 16), D1);
@@ -421,7 +419,7 @@ struct Level {
     Elements elements;
 
     Window window(int p) {
-        const int stride = (width + 15) / 16 * 16;
+        const int stride = window_stride(width);
         return {window_I.data() + size_t(p) * stride * height, window_dI.data() + size_t(p) * stride * height * 2,
                 stride};
     }
@@ -552,7 +550,7 @@ void follow_lucas_kanade(const std::vector<cv::Mat> &previous, const std::vector
     status.assign(size_t(n), 1);
     const int width = window.width, height = window.height;
     const int chunks = width >= 8 ? (width - 8) / 8 + 1 : 0;
-    const int stride = (width + 15) / 16 * 16;
+    const int stride = window_stride(width);
     const int tail_stride = (7 * height + 1 + 7) / 8 * 8;
     thread_local std::vector<int16_t> window_I, window_dI, derivatives;
     thread_local std::vector<float> lane_elements, tail_elements;

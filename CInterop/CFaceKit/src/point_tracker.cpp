@@ -35,12 +35,6 @@ extern "C" int32_t fk_point_tracker_push_frame(fk_point_tracker *tracker, const 
 extern "C" int32_t fk_point_tracker_follow(fk_point_tracker *tracker, const fk_point *points, int32_t count,
                                            fk_point *out, float *fb_error, fk_error *error) {
     return fk::guarded(error, [&] {
-        fk::follow_points(tracker, points, count, out, fb_error,
-                          [&](const std::vector<cv::Mat> &from_pyramid, const std::vector<cv::Mat> &to_pyramid,
-                              const std::vector<cv::Point2f> &from, std::vector<cv::Point2f> &to,
-                              std::vector<uchar> &found) {
-                              fk::follow_lucas_kanade(from_pyramid, to_pyramid, from, to, found, tracker->window,
-                                                      tracker->levels, fk::flow_stop());
-                          });
+        fk::follow_points(tracker, points, count, out, fb_error, fk::follow_lucas_kanade);
     });
 }

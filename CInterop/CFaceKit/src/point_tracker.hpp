@@ -55,8 +55,9 @@ namespace fk {
 /// When a point's flow stops (20 steps, or one under 0.03 px).
 inline cv::TermCriteria flow_stop() { return {cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 20, 0.03}; }
 
-/// fk_point_tracker_follow with `flow(from, to, found)` following points from the first pyramid
-/// to the second: forward, then back again, the distance back to the start the error.
+/// fk_point_tracker_follow with `flow` following points from the first pyramid to the second, as
+/// fk::follow_lucas_kanade is called: forward, then back again, the distance back to the start
+/// the error.
 template <class Flow>
 void follow_points(fk_point_tracker *tracker, const fk_point *points, int32_t count, fk_point *out,
                    float *fb_error, Flow flow) {
@@ -73,8 +74,10 @@ void follow_points(fk_point_tracker *tracker, const fk_point *points, int32_t co
         start[size_t(i)] = cv::Point2f(float(points[i].x / r), float(points[i].y / r));
     }
     std::vector<uchar> found_forward, found_backward;
-    flow(tracker->previous, tracker->current, start, forward, found_forward);
-    flow(tracker->current, tracker->previous, forward, backward, found_backward);
+    flow(tracker->previous, tracker->current, start, forward, found_forward, tracker->window, tracker->levels,
+         flow_stop());
+    flow(tracker->current, tracker->previous, forward, backward, found_backward, tracker->window, tracker->levels,
+         flow_stop());
     for (int32_t i = 0; i < count; ++i) {
         const size_t k = size_t(i);
         out[i] = {float(forward[k].x * r), float(forward[k].y * r)};
