@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace {
 
 /// Why a file of this type is not read, or nullptr for a regular file.
@@ -74,3 +76,5 @@ std::vector<uint8_t> fk::read_regular_file(const char *path) {
     }
     return bytes;
 }
+
+#pragma GCC visibility pop

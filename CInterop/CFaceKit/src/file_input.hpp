@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 
 /// Throws fk::failure(FK_FILE_UNREADABLE) naming the reason when path is missing, cannot be
@@ -16,3 +18,5 @@ int64_t check_regular_file(const char *path);
 std::vector<uint8_t> read_regular_file(const char *path);
 
 }  // namespace fk
+
+#pragma GCC visibility pop

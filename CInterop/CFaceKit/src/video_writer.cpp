@@ -25,6 +25,8 @@ extern "C" {
 #include <sys/stat.h>
 #include <unistd.h>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 struct fk_video_writer {
     std::string path;
     int32_t width = 0;   // of the frames given
@@ -247,3 +249,5 @@ extern "C" void fk_video_writer_free(fk_video_writer *writer) {
     }
     delete writer;
 }
+
+#pragma GCC visibility pop
