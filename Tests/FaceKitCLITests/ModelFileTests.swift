@@ -8,10 +8,11 @@ import Testing
 #endif
 
 /// A model file that is not a regular file (a named pipe, a link to `/dev/zero`, a folder named
-/// like the model): the built executable is run, with a memory limit and killed if it outlives a
-/// limit far beyond its length, so that a run blocked on a pipe or reading `/dev/zero` until
-/// memory runs out fails its test instead of hanging it or the machine.
-@Suite("model files that are not regular files", .needsModels)
+/// like the model), and a model cache whose folder is under a HOME that does not exist: the
+/// built executable is run, with a memory limit and killed if it outlives a limit far beyond its
+/// length, so that a run blocked on a pipe or reading `/dev/zero` until memory runs out fails its
+/// test instead of hanging it or the machine.
+@Suite("model files and the model cache", .needsModels)
 struct ModelFileTests {
     /// What stands where the model should be.
     enum Impostor: String, CaseIterable, CustomTestStringConvertible {
@@ -76,6 +77,23 @@ struct ModelFileTests {
             #expect(run.stderr.contains("facekit: model \(path) unavailable: "), "\(run.stderr)")
             #expect(run.stderr.contains(impostor.reason), "\(run.stderr)")
             #expect(!run.stderr.contains("internal error"), "\(run.stderr)")
+        }
+    }
+
+    @Test("a HOME that does not exist is not made for the model cache: the run goes on without one, silently")
+    func missingHome() throws {
+        try TestSupport.withTemporaryFolder { root in
+            var environment = ProcessInfo.processInfo.environment
+            for name in [ModelCache.environmentVariable, "XDG_CACHE_HOME"] { environment[name] = nil }
+            environment["HOME"] = root + "/missing/home"
+            let run = try TestSupport.runProcess(
+                try #require(TestSupport.executable),
+                ["analyze", "--model-dir", TestData.models, TestSupport.astronaut], environment: environment,
+                killedAfter: 300)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.isEmpty, "\(run.stderr)")
+            #expect(run.stdout == TestSupport.analyze([TestSupport.astronaut]).stdout)
+            #expect(!FileManager.default.fileExists(atPath: root + "/missing"), "the missing HOME was made")
         }
     }
 }

@@ -132,4 +132,32 @@ struct ShapePredictorCopyTests {
         #expect(FileManager.default.fileExists(atPath: folder.path + "/deeper/facekit"))
         #expect(ModelCache(folder: nil).copyPath(forModelAt: "/models/a.dat") == nil)
     }
+
+    @Test("the folder is made below HOME or XDG_CACHE_HOME's parent, never a missing HOME, and copies are then off")
+    func folderMadeBelowItsRoot() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = folder.path
+        let model = "/models/shape_predictor_68_face_landmarks.dat"
+        let home = ModelCache.standard(environment: ["HOME": root + "/home"])
+        try FileManager.default.createDirectory(atPath: root + "/home", withIntermediateDirectories: false)
+        #expect(home.copyPath(forModelAt: model)?.hasPrefix(root + "/home/.cache/facekit/") == true)
+        var info = stat()
+        #expect(stat(root + "/home/.cache/facekit", &info) == 0 && info.st_mode & 0o777 == 0o700)
+
+        let missing = ModelCache.standard(environment: ["HOME": root + "/missing/home"])
+        #expect(missing.folder == root + "/missing/home/.cache/facekit")
+        #expect(missing.copyPath(forModelAt: model) == nil)
+        #expect(!FileManager.default.fileExists(atPath: root + "/missing"))
+
+        let xdg = ModelCache.standard(environment: ["XDG_CACHE_HOME": root + "/xdg/", "HOME": root + "/missing"])
+        #expect(xdg.copyPath(forModelAt: model)?.hasPrefix(root + "/xdg/facekit/") == true)
+        let xdgMissing = ModelCache.standard(environment: ["XDG_CACHE_HOME": root + "/gone/cache"])
+        #expect(xdgMissing.copyPath(forModelAt: model) == nil)
+        #expect(!FileManager.default.fileExists(atPath: root + "/gone"))
+
+        let chosen = ModelCache.standard(environment: ["FACEKIT_CACHE_DIR": root + "/chosen/deeper", "HOME": root + "/missing"])
+        #expect(chosen.copyPath(forModelAt: model)?.hasPrefix(root + "/chosen/deeper/") == true)
+        #expect(ModelCache.standard(environment: ["FACEKIT_CACHE_DIR": "", "HOME": root + "/home"]).folder == nil)
+    }
 }
