@@ -101,6 +101,11 @@ int fk::open_model_file(const char *path, uint64_t max_bytes, struct stat &st) {
     return fd;
 }
 
+void fk::check_model_file(const char *path, uint64_t max_bytes) {
+    struct stat st {};
+    Descriptor descriptor{open_model_file(path, max_bytes, st)};
+}
+
 std::vector<char> fk::read_model_file(const char *path, uint64_t max_bytes) {
     struct stat st {};
     Descriptor descriptor{open_model_file(path, max_bytes, st)};

@@ -32,4 +32,8 @@ int open_model_file(const char *path, uint64_t max_bytes, struct stat &st);
 /// The whole content of the model file at path; failures as for open_model_file.
 std::vector<char> read_model_file(const char *path, uint64_t max_bytes);
 
+/// Checks the model file at path as open_model_file does, for a reader that opens it itself
+/// (the tools' OpenCV cascade and dlib MMOD detector).
+void check_model_file(const char *path, uint64_t max_bytes);
+
 }  // namespace fk
