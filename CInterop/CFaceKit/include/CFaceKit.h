@@ -24,6 +24,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The C API is called from FaceKit's Swift code in the same binary: not exported from it. */
+#pragma GCC visibility push(hidden)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -642,5 +645,7 @@ int32_t fk_chinese_whispers(const fk_graph_edge *edges, int64_t edge_count, int3
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* CFACEKIT_H */

@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 
 /// The network of dlib_face_recognition_resnet_model_v1.dat, as in dlib's
@@ -114,3 +116,5 @@ void describe_face(network &net, const fk_image *image, const fk_point *points, 
 }
 
 }  // namespace fk
+
+#pragma GCC visibility pop

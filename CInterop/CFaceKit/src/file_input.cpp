@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace {
 
 /// Why a file of this type is not read, or nullptr for a regular file.
@@ -115,3 +117,5 @@ std::vector<char> fk::read_model_file(const char *path, uint64_t max_bytes) {
     });
     return bytes;
 }
+
+#pragma GCC visibility pop

@@ -6,6 +6,8 @@
 
 #include <sys/stat.h>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 
 /// Throws fk::failure(FK_FILE_UNREADABLE) naming the reason when path is missing, cannot be
@@ -37,3 +39,5 @@ std::vector<char> read_model_file(const char *path, uint64_t max_bytes);
 void check_model_file(const char *path, uint64_t max_bytes);
 
 }  // namespace fk
+
+#pragma GCC visibility pop

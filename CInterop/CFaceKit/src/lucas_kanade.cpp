@@ -22,6 +22,8 @@
 
 #include <immintrin.h>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 namespace {
 
@@ -573,3 +575,5 @@ void follow_lucas_kanade(const std::vector<cv::Mat> &previous, const std::vector
 }
 
 }  // namespace fk
+
+#pragma GCC visibility pop

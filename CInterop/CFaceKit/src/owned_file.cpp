@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace {
 
 /// Sixteen hex digits from the kernel's random source, which no other process can predict; empty
@@ -57,3 +59,5 @@ bool fk::owned_file::commit() {
     ::fsync(folder_);
     return true;
 }
+
+#pragma GCC visibility pop

@@ -10,6 +10,8 @@
 
 #include <sys/types.h>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 
 /// A new file that takes `path`'s name once committed, and is removed if it never is.
@@ -43,3 +45,5 @@ class owned_file {
 };
 
 }  // namespace fk
+
+#pragma GCC visibility pop

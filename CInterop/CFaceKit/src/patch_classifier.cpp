@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace {
 
 /// A patch's spread is floored here (grey levels) so that a flat patch is not blown up into noise.
@@ -90,3 +92,5 @@ extern "C" int32_t fk_patch_classifier_run(fk_patch_classifier *classifier, cons
         for (int i = 0; i < count; ++i) logits[i] = values[i];
     });
 }
+
+#pragma GCC visibility pop

@@ -44,6 +44,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace {
 
 /// Reads dlib's serialization format (dlib/serialize.h) from bytes in memory. dlib's own
@@ -350,3 +352,5 @@ extern "C" int32_t fk_shape_predictor_predict(const fk_shape_predictor *predicto
                 out[i * parts + k] = {float(shapes[i][k].x()), float(shapes[i][k].y())};
     });
 }
+
+#pragma GCC visibility pop

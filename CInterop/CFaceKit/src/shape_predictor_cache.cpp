@@ -26,6 +26,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace {
 
 constexpr char flat_magic[8] = {'F', 'K', 'S', 'H', 'A', 'P', 'E', '2'};
@@ -214,3 +216,5 @@ bool fk_shape_predictor::is_consistent() const {
     }
     return true;
 }
+
+#pragma GCC visibility pop

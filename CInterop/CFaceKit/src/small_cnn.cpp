@@ -11,6 +11,8 @@
 #include <cstring>
 #include <utility>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk::cnn {
 
 enum class Op { Conv, Relu, MaxPool, Resize, Add, Transpose, Reshape, Sigmoid };
@@ -618,3 +620,5 @@ void Network::run() {
 }
 
 }  // namespace fk::cnn
+
+#pragma GCC visibility pop

@@ -27,6 +27,8 @@ extern "C" {
 #include <sys/stat.h>
 #include <unistd.h>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace {
 
 /// Frees the I/O context written through and its buffer.
@@ -304,3 +306,5 @@ extern "C" void fk_video_writer_free(fk_video_writer *writer) {
     }
     delete writer;
 }
+
+#pragma GCC visibility pop

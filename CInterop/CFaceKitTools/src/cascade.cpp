@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 struct fk_cascade {
     cv::CascadeClassifier classifier;  // detectMultiScale is not const: one per thread
 };
@@ -86,3 +88,5 @@ extern "C" int32_t fk_cascade_best_neighbours(fk_cascade *cascade, const fk_imag
         *neighbours = best;
     });
 }
+
+#pragma GCC visibility pop

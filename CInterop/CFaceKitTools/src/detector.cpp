@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace {
 
 // The network of mmod_human_face_detector.dat, as in dlib's dnn_mmod_face_detection_ex.cpp.
@@ -110,3 +112,5 @@ extern "C" int32_t fk_detector_detect(fk_detector *detector, const fk_image *ima
         *count = total;
     });
 }
+
+#pragma GCC visibility pop
