@@ -22,6 +22,7 @@ struct EvaluateCommand: ParsableCommand {
             subcommands: [
                 DetectionEvaluation.self, LandmarkEvaluation.self, TrackingEvaluation.self, JitterEvaluation.self,
                 Benchmark.self, VideoBenchmark.self, ClusteringBenchmark.self, NamingEvaluation.self, CutEvaluation.self, ClusteringEvaluation.self,
+                CoverageEvaluation.self,
             ])
     }
 

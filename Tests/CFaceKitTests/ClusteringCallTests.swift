@@ -91,14 +91,14 @@ struct ImageWarpTests {
         defer { fk_image_free(image) }
         var warped: OpaquePointer?
         // Chip pixel (x, y) <- image (x + 2, y): two columns, then two outside the image.
-        let call = NativeCall { fk_image_warp(image, [1, 0, 2, 0, 1, 0], 4, 1, &warped, $0) }
+        let call = NativeCall { fk_image_warp(image, [1, 0, 2, 0, 1, 0], 4, 1, 0, &warped, $0) }
         #expect(call.status == FK_OK.code && call.recordUntouched)
         defer { fk_image_free(warped) }
         var out = [UInt8](repeating: 7, count: 4)
         #expect(fk_image_copy_pixels(warped, Int32(FK_PIXEL_GRAY8.rawValue), &out, 4, 4, nil) == FK_OK.code)
         #expect(out == [30, 40, 0, 0])
         var untouched: OpaquePointer?
-        let refused = NativeCall { fk_image_warp(image, [1, 0, 0, 0, 1, 0], 0, 1, &untouched, $0) }
+        let refused = NativeCall { fk_image_warp(image, [1, 0, 0, 0, 1, 0], 0, 1, 0, &untouched, $0) }
         #expect(refused.status == FK_INVALID_ARGUMENT.code && refused.message == "size out of range" && untouched == nil)
     }
 }

@@ -117,13 +117,13 @@ struct NullArgumentTests {
             ("fk_yunet_create(path NULL)", { fk_yunet_create(nil, &out, $0) }),
             ("fk_yunet_create(out NULL)", { fk_yunet_create(NativeInputs.yunet, nil, $0) }),
             ("fk_yunet_detect(yunet NULL)", {
-                fk_yunet_detect(nil, h.image, region, 1, 0, 0.5, 0.3, &yunetFaces, 4, &count, $0)
+                fk_yunet_detect(nil, h.image, region, 1, 0, 0, 0.5, 0.3, &yunetFaces, 4, &count, $0)
             }),
             ("fk_yunet_detect(image NULL)", {
-                fk_yunet_detect(h.yunet, nil, region, 1, 0, 0.5, 0.3, &yunetFaces, 4, &count, $0)
+                fk_yunet_detect(h.yunet, nil, region, 1, 0, 0, 0.5, 0.3, &yunetFaces, 4, &count, $0)
             }),
             ("fk_yunet_detect(out NULL)", {
-                fk_yunet_detect(h.yunet, h.image, region, 1, 0, 0.5, 0.3, nil, 4, &count, $0)
+                fk_yunet_detect(h.yunet, h.image, region, 1, 0, 0, 0.5, 0.3, nil, 4, &count, $0)
             }),
             ("fk_patch_classifier_create(path NULL)", { fk_patch_classifier_create(nil, 32, &out, $0) }),
             ("fk_patch_classifier_create(out NULL)", { fk_patch_classifier_create(NativeInputs.eyeState, 32, nil, $0) }),
@@ -198,9 +198,9 @@ struct NullArgumentTests {
             ("fk_video_writer_write(frame NULL)", { fk_video_writer_write(h.writer, nil, $0) }),
             ("fk_video_writer_finish(writer NULL)", { fk_video_writer_finish(nil, $0) }),
             ("fk_blas_set_threads(in_use NULL)", { fk_blas_set_threads(1, nil, $0) }),
-            ("fk_image_warp(image NULL)", { fk_image_warp(nil, affine, 8, 8, &out, $0) }),
-            ("fk_image_warp(affine NULL)", { fk_image_warp(h.image, nil, 8, 8, &out, $0) }),
-            ("fk_image_warp(out NULL)", { fk_image_warp(h.image, affine, 8, 8, nil, $0) }),
+            ("fk_image_warp(image NULL)", { fk_image_warp(nil, affine, 8, 8, 0, &out, $0) }),
+            ("fk_image_warp(affine NULL)", { fk_image_warp(h.image, nil, 8, 8, 0, &out, $0) }),
+            ("fk_image_warp(out NULL)", { fk_image_warp(h.image, affine, 8, 8, 0, nil, $0) }),
             ("fk_squared_distances(a NULL)", { fk_squared_distances(nil, 1, model, 1, 3, &errors, $0) }),
             ("fk_squared_distances(b NULL)", { fk_squared_distances(model, 1, nil, 1, 3, &errors, $0) }),
             ("fk_squared_distances(out NULL)", { fk_squared_distances(model, 1, model, 1, 3, nil, $0) }),

@@ -24,7 +24,7 @@ struct YuNetRunnerTests {
         var found = [fk_yunet_face](repeating: fk_yunet_face(), count: 8)
         var count: Int32 = 0
         let region = fk_rect(x: 0, y: 0, width: Float(width), height: Float(height))
-        let ran = NativeCall { fk_yunet_detect(yunet, image, region, 1, 0, 0.6, 0.3, &found, 8, &count, $0) }
+        let ran = NativeCall { fk_yunet_detect(yunet, image, region, 1, 0, 0, 0.6, 0.3, &found, 8, &count, $0) }
         try #require(ran.status == FK_OK.code, "\(ran.message)")
         return Array(found.prefix(Int(count)))
     }

@@ -185,17 +185,21 @@ int32_t fk_yunet_create(const char *model_path, fk_yunet **out, fk_error *error)
 
 void fk_yunet_free(fk_yunet *yunet);
 
-/* Runs the network once on region (image pixels; clipped to the image, and must keep at least
- * one pixel) resized by scale (finite, > 0 and <= 8), mirrored left-right first when mirrored is
- * non-zero, and reports the faces found in image pixels (a mirrored pass maps boxes and
- * keypoints back, and swaps left and right keypoints so their names stay the subject's).
+/* Runs the network once on region (image pixels) resized by scale (finite, > 0 and <= 8),
+ * mirrored left-right first when mirrored is non-zero, then turned clockwise by quarter_turns
+ * quarter turns (0 ... 3), and reports the faces found in image pixels (boxes and keypoints are
+ * mapped back through the turn and the mirror, and a mirrored pass swaps left and right keypoints
+ * so their names stay the subject's; a box is the image-axis box of the network's box).
+ * The region must keep at least one pixel of the image; what of it lies outside the image is
+ * mid-grey (a face larger than the picture is then seen with a border round it, and its box may
+ * reach outside the image).
  * The resized region may hold at most 4096 x 4096 pixels (FK_INVALID_ARGUMENT otherwise: tile
  * larger searches). min_score is in [0, 1], nms_overlap in (0, 1].
  * The faces are written to out best score first, at most capacity of them; *count receives how
  * many were found in all, which may exceed capacity (call again with more room to get them all). */
 int32_t fk_yunet_detect(fk_yunet *yunet, const fk_image *image, fk_rect region, float scale,
-                        int32_t mirrored, float min_score, float nms_overlap, fk_yunet_face *out,
-                        int32_t capacity, int32_t *count, fk_error *error);
+                        int32_t mirrored, int32_t quarter_turns, float min_score, float nms_overlap,
+                        fk_yunet_face *out, int32_t capacity, int32_t *count, fk_error *error);
 
 /* ---- Patch classification ---------------------------------------------------------------------
  * A small ONNX network over square grey patches, run through OpenCV's DNN module: the eye-state
@@ -449,11 +453,11 @@ int32_t fk_image_resize(const fk_image *image, fk_rect region, int32_t width, in
 
 /* Makes *out a new width x height colour image whose pixel (x, y) takes the bilinearly
  * interpolated colour at image point (a[0] x + a[1] y + a[2], a[3] x + a[4] y + a[5]); points
- * outside the image are black. For an upright crop of a face (rotated, scaled and centred).
+ * outside the image are the grey level border (0 ... 255: 0 is black). For an upright crop of a face (rotated, scaled and centred).
  * width and height must be 1 ... 4096 and the affine finite; otherwise FK_INVALID_ARGUMENT. On
  * success *out owns the new image, to be released with fk_image_free. */
 int32_t fk_image_warp(const fk_image *image, const float affine[6], int32_t width, int32_t height,
-                      fk_image **out, fk_error *error);
+                      int32_t border, fk_image **out, fk_error *error);
 
 /* Encodes the image in the format file_extension names, with or without its dot: "png", "jpg"
  * ("jpeg", "jpe"), "bmp" ("dib"), "tif" ("tiff") or "webp", any case. quality (1 ... 100) sets

@@ -153,16 +153,17 @@ extern "C" int32_t fk_image_encode(const fk_image *image, const char *file_exten
 extern "C" void fk_bytes_free(uint8_t *bytes) { std::free(bytes); }
 
 extern "C" int32_t fk_image_warp(const fk_image *image, const float affine[6], int32_t width, int32_t height,
-                                 fk_image **out, fk_error *error) {
+                                 int32_t border, fk_image **out, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(image != nullptr && affine != nullptr && out != nullptr, "image, affine and out must not be NULL");
         fk::require(width >= 1 && width <= 4096 && height >= 1 && height <= 4096, "size out of range");
         for (int i = 0; i < 6; ++i) fk::require(std::isfinite(affine[i]), "affine has a non-finite entry");
         fk::require(!image->bgr.empty(), "empty image");
+        fk::require(border >= 0 && border <= 255, "border must be a grey level in 0 ... 255");
         auto warped = std::make_unique<fk_image>();
         const cv::Matx23d map(affine[0], affine[1], affine[2], affine[3], affine[4], affine[5]);
         cv::warpAffine(image->bgr, warped->bgr, map, cv::Size(width, height), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
-                       cv::BORDER_CONSTANT, cv::Scalar(0, 0, 0));
+                       cv::BORDER_CONSTANT, cv::Scalar::all(border));
         *out = warped.release();
     });
 }

@@ -57,7 +57,8 @@ void resize_into(const cv::Mat &source, cv::Mat &target) {
 
 struct fk_yunet {
     fk::cnn::Network net;
-    cv::Mat input;  // reused between passes: a frame-sized buffer allocated anew is paged in anew
+    cv::Mat input;    // reused between passes: a frame-sized buffer allocated anew is paged in anew
+    cv::Mat staging;  // the resized region before a turn, reused likewise
 };
 
 extern "C" int32_t fk_yunet_create(const char *model_path, fk_yunet **out, fk_error *error) {
@@ -78,7 +79,7 @@ extern "C" int32_t fk_yunet_create(const char *model_path, fk_yunet **out, fk_er
                                   std::string(model_path) + " is not a YuNet face detector (no output " + wanted + ")");
         }
         try {
-            *out = new fk_yunet{fk::cnn::Network(model), cv::Mat()};
+            *out = new fk_yunet{fk::cnn::Network(model), cv::Mat(), cv::Mat()};
         } catch (const fk::cnn::unsupported &e) {
             throw fk::failure(FK_MODEL_UNAVAILABLE,
                               std::string(model_path) + " uses what FaceKit's network runner does not have: " + e.what());
@@ -89,39 +90,76 @@ extern "C" int32_t fk_yunet_create(const char *model_path, fk_yunet **out, fk_er
 extern "C" void fk_yunet_free(fk_yunet *yunet) { delete yunet; }
 
 extern "C" int32_t fk_yunet_detect(fk_yunet *yunet, const fk_image *image, fk_rect region, float scale,
-                                   int32_t mirrored, float min_score, float nms_overlap, fk_yunet_face *out,
-                                   int32_t capacity, int32_t *count, fk_error *error) {
+                                   int32_t mirrored, int32_t quarter_turns, float min_score, float nms_overlap,
+                                   fk_yunet_face *out, int32_t capacity, int32_t *count, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(yunet != nullptr && image != nullptr && count != nullptr, "NULL argument");
         fk::require(capacity >= 0 && (out != nullptr || capacity == 0), "bad output buffer");
         fk::require(std::isfinite(scale) && scale > 0 && scale <= 8, "scale must be in (0, 8]");
+        fk::require(quarter_turns >= 0 && quarter_turns <= 3, "quarter_turns must be in 0 ... 3");
         fk::require(min_score >= 0 && min_score <= 1, "min_score must be in [0, 1]");
         fk::require(nms_overlap > 0 && nms_overlap <= 1, "nms_overlap must be in (0, 1]");
         fk::require(std::isfinite(region.x) && std::isfinite(region.y) && std::isfinite(region.width) &&
-                        std::isfinite(region.height),
+                        std::isfinite(region.height) && std::abs(region.x) < 1e7 && std::abs(region.y) < 1e7 &&
+                        region.width < 1e7 && region.height < 1e7,
                     "region must be finite");
         const cv::Mat &bgr = image->bgr;
-        // Clip the region to whole pixels inside the image.
-        const double left = std::max(0.0, std::floor(double(region.x)));
-        const double top = std::max(0.0, std::floor(double(region.y)));
-        const double right = std::min(double(bgr.cols), std::ceil(double(region.x) + double(region.width)));
-        const double bottom = std::min(double(bgr.rows), std::ceil(double(region.y) + double(region.height)));
+        // The region in whole pixels, and the part of it inside the image.
+        // (A region reaching less than a pixel beyond the image is clipped to it.)
+        auto outer = [](double start, double length, int limit, bool upper) {
+            const double edge = upper ? std::ceil(start + length) : std::floor(start);
+            if (upper) return edge > limit && edge < limit + 1 + 1e-9 ? double(limit) : edge;
+            return edge < 0 && edge > -1 - 1e-9 ? 0.0 : edge;
+        };
+        const double left = outer(region.x, region.width, bgr.cols, false);
+        const double top = outer(region.y, region.height, bgr.rows, false);
+        const double right = outer(region.x, region.width, bgr.cols, true);
+        const double bottom = outer(region.y, region.height, bgr.rows, true);
         fk::require(right - left >= 1 && bottom - top >= 1, "region must keep at least one pixel of the image");
-        const cv::Rect crop(int(left), int(top), int(right - left), int(bottom - top));
-        const int width = std::max(1, int(std::lround(crop.width * double(scale))));
-        const int height = std::max(1, int(std::lround(crop.height * double(scale))));
+        const cv::Rect whole(int(left), int(top), int(right - left), int(bottom - top));
+        const cv::Rect crop = whole & cv::Rect(0, 0, bgr.cols, bgr.rows);
+        fk::require(crop.width >= 1 && crop.height >= 1, "region must keep at least one pixel of the image");
+        const int width = std::max(1, int(std::lround(whole.width * double(scale))));
+        const int height = std::max(1, int(std::lround(whole.height * double(scale))));
         fk::require(width <= kMaxInputSide && height <= kMaxInputSide &&
                         double(aligned(width)) * aligned(height) <= kMaxInputPixels,
                     "the resized region is too large for one pass (at most 2048 x 2048 pixels): tile it");
+        const bool turned = quarter_turns % 2 == 1;
+        const int input_width = turned ? height : width, input_height = turned ? width : height;
 
         // The network's input: the resized region at the top left of a black canvas whose sides
-        // are multiples of 32.
+        // are multiples of 32; the region's part outside the image mid-grey.
         cv::Mat &input = yunet->input;
-        input.create(aligned(height), aligned(width), CV_8UC3);
+        input.create(aligned(input_height), aligned(input_width), CV_8UC3);
         input.setTo(cv::Scalar::all(0));
-        cv::Mat placed = input(cv::Rect(0, 0, width, height));
-        resize_into(bgr(crop), placed);
+        cv::Mat &staging = yunet->staging;
+        cv::Mat placed;
+        if (quarter_turns == 0) {
+            placed = input(cv::Rect(0, 0, width, height));
+        } else {
+            staging.create(height, width, CV_8UC3);
+            placed = staging;
+        }
+        if (crop == whole) {
+            resize_into(bgr(crop), placed);
+        } else {
+            placed.setTo(cv::Scalar::all(127));
+            const double kx = double(width) / whole.width, ky = double(height) / whole.height;
+            const int x0 = int(std::lround((crop.x - whole.x) * kx)), y0 = int(std::lround((crop.y - whole.y) * ky));
+            const int x1 = std::min(width, int(std::lround((crop.x + crop.width - whole.x) * kx)));
+            const int y1 = std::min(height, int(std::lround((crop.y + crop.height - whole.y) * ky)));
+            if (x1 > x0 && y1 > y0) {
+                cv::Mat inner = placed(cv::Rect(x0, y0, x1 - x0, y1 - y0));
+                resize_into(bgr(crop), inner);
+            }
+        }
         if (mirrored) cv::flip(placed, placed, 1);
+        if (quarter_turns != 0) {
+            static const cv::RotateFlags kTurns[3] = {cv::ROTATE_90_CLOCKWISE, cv::ROTATE_180,
+                                                      cv::ROTATE_90_COUNTERCLOCKWISE};
+            cv::Mat target = input(cv::Rect(0, 0, input_width, input_height));
+            cv::rotate(placed, target, kTurns[quarter_turns - 1]);
+        }
 
         // The network's input: the canvas's blue, green and red planes.
         fk::cnn::Tensor &planes = yunet->net.input(3, input.rows, input.cols);
@@ -137,11 +175,18 @@ extern "C" int32_t fk_yunet_detect(fk_yunet *yunet, const fk_image *image, fk_re
         }
         yunet->net.run();
 
-        // Input pixels to image pixels.
-        const double sx = double(crop.width) / width, sy = double(crop.height) / height;
-        auto to_image = [&](double x, double y) {
+        // Input pixels to image pixels: undo the turn, then the mirror, then the resize.
+        const double sx = double(whole.width) / width, sy = double(whole.height) / height;
+        auto to_image = [&](double u, double v) {
+            double x = u, y = v;
+            switch (quarter_turns) {
+            case 1: x = v, y = height - u; break;
+            case 2: x = width - u, y = height - v; break;
+            case 3: x = width - v, y = u; break;
+            default: break;
+            }
             if (mirrored) x = width - x;
-            return fk_point{float(crop.x + x * sx), float(crop.y + y * sy)};
+            return fk_point{float(whole.x + x * sx), float(whole.y + y * sy)};
         };
         std::vector<fk_yunet_face> candidates;
         std::vector<cv::Rect2d> boxes;
@@ -168,9 +213,15 @@ extern "C" int32_t fk_yunet_detect(fk_yunet *yunet, const fk_image *image, fk_re
                 const double w = std::exp(double(b[2])) * stride, h = std::exp(double(b[3])) * stride;
                 if (!std::isfinite(w) || !std::isfinite(h)) continue;
                 fk_yunet_face face;
-                // The box's left edge in the image is its right edge in a mirrored input.
-                const fk_point corner = to_image(mirrored ? cx + w / 2 : cx - w / 2, cy - h / 2);
-                face.box = {corner.x, corner.y, float(w * sx), float(h * sy)};
+                if (quarter_turns == 0) {
+                    // The box's left edge in the image is its right edge in a mirrored input.
+                    const fk_point corner = to_image(mirrored ? cx + w / 2 : cx - w / 2, cy - h / 2);
+                    face.box = {corner.x, corner.y, float(w * sx), float(h * sy)};
+                } else {
+                    // Opposite corners of the network's box, wherever the turn and mirror take them.
+                    const fk_point a = to_image(cx - w / 2, cy - h / 2), b = to_image(cx + w / 2, cy + h / 2);
+                    face.box = {std::min(a.x, b.x), std::min(a.y, b.y), std::abs(b.x - a.x), std::abs(b.y - a.y)};
+                }
                 for (int k = 0; k < FK_YUNET_KEYPOINT_COUNT; ++k)
                     face.keypoints[k] = to_image((column + kps[10 * cell + 2 * k]) * stride,
                                                  (row + kps[10 * cell + 2 * k + 1]) * stride);

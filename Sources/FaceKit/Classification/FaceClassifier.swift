@@ -34,7 +34,17 @@ enum FaceClassifier {
         else {
             return markAbsent(&face, all, .landmarksImplausible)
         }
-        face.smilingProbability = try smile.smilingProbabilities(patches: [mouth], features: [features])[0]
+        // A close-up may cut the mouth or an eye off: what is not in the picture is not judged
+        // (an eye by its centre; the mouth by its corners and its lowest point, which the model
+        // squeezes against the edge of a picture cut below the nose).
+        func inPicture(_ points: [CGPoint]) -> Bool {
+            points.allSatisfy { FaceDetector.isInPicture($0, frame: face.frame, imageSize: image.fullSize) }
+        }
+        if inPicture([48, 54, 57].map { shape.points[$0] }) {
+            face.smilingProbability = try smile.smilingProbabilities(patches: [mouth], features: [features])[0]
+        } else {
+            markAbsent(&face, [.smiling], .outsideImage)
+        }
         guard shape.interOcularDistance >= minimumInterOcularDistanceForEyes else {
             return markAbsent(&face, [.leftEyeOpen, .rightEyeOpen], .faceTooSmall)
         }
@@ -47,6 +57,8 @@ enum FaceClassifier {
         ] {
             if hidden {
                 markAbsent(&face, [kind], .eyeNotVisible)
+            } else if !inPicture([.mean(of: eye == .left ? shape.leftEye : shape.rightEye)]) {
+                markAbsent(&face, [kind], .outsideImage)
             } else if let patch = try EyeStateModel.patch(of: eye, shape: shape, in: image) {
                 judged.append((value, patch))
             } else {

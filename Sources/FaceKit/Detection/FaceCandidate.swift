@@ -16,12 +16,18 @@ package struct FaceCandidate: Equatable, Sendable {
     /// YuNet's five keypoints (the subject's right eye, left eye, nose tip, right and left mouth
     /// corner); empty for dlib's detectors.
     package var keypoints: [CGPoint] = []
+    /// For a face found lying or upside down (in a turned search pass), its roll in the image:
+    /// the angle of its eye line (subject's right eye to left eye), in radians, clockwise on
+    /// screen; the 68-point model then reads an upright view of it (``UprightSeed``). `nil` for a
+    /// face found upright, whose first 68 points tell its roll.
+    package var roll: Double?
 
-    package init(frame: CGRect, seedBox: CGRect, score: Double, keypoints: [CGPoint] = []) {
+    package init(frame: CGRect, seedBox: CGRect, score: Double, keypoints: [CGPoint] = [], roll: Double? = nil) {
         self.frame = frame
         self.seedBox = seedBox
         self.score = score
         self.keypoints = keypoints
+        self.roll = roll
     }
 }
 
@@ -31,6 +37,15 @@ package struct FaceCandidate: Equatable, Sendable {
 /// Sendable, so that a ``FaceDetector`` is: a finder whose native detector must not run on two
 /// threads at once keeps it behind a `Mutex`, and concurrent calls take turns.
 package protocol FaceFinder: AnyObject, Sendable {
-    /// The faces in `image`, in its pixels, best first.
-    func candidates(in image: FaceImage) throws(FaceKitError) -> [FaceCandidate]
+    /// The faces in `image`, in its pixels, best first, searched as `search` says where the
+    /// finder can (dlib's detectors search upright faces only).
+    func candidates(in image: FaceImage, search: FaceSearch) throws(FaceKitError)
+        -> [FaceCandidate]
+    /// How sure the finder is of the face at `seedBox` seen upright (turned by `roll`, its eye
+    /// line's angle in radians, clockwise on screen); `nil` for a finder that cannot say.
+    func uprightScore(in image: FaceImage, seedBox: CGRect, roll: Double) throws(FaceKitError) -> Double?
+}
+
+extension FaceFinder {
+    package func uprightScore(in image: FaceImage, seedBox: CGRect, roll: Double) throws(FaceKitError) -> Double? { nil }
 }

@@ -173,19 +173,49 @@ public final class FaceDetector: Sendable {
     /// Detection and landmarks run on the image as decoded; boxes and points are then taken to
     /// full-size coordinates (a no-op unless the image was decoded reduced), before anything is
     /// built from them.
-    package func analyse(_ image: FaceImage) throws(FaceKitError) -> [(face: Face, shape: FaceShape)] {
-        let candidates = try candidates(in: image)
-        let shapes = try shapes(in: image, seedBoxes: candidates.map(\.seedBox))
-        var analysed = try zip(candidates, shapes).map { candidate, shape throws(FaceKitError) in
-            (face: try face(
-                frame: image.fullSizeBox(candidate.frame), shape: shape, classifiedAs: shape,
-                detectionScore: candidate.score, image: image), shape: shape)
+    /// `search` replaces the options' own for the tools' measurements (the search before
+    /// close-ups and turned passes existed).
+    package func analyse(_ image: FaceImage, search: FaceSearch? = nil) throws(FaceKitError)
+        -> [(face: Face, shape: FaceShape)]
+    {
+        try examine(image, search: search).map { ($0.face, $0.shape) }
+    }
+
+    /// ``analyse(_:search:)``'s faces with the search's own score of each and its score seen
+    /// upright (``FaceFinder/uprightScore(in:seedBox:roll:)``): the second look a search takes at
+    /// faces below the minimum score, or with `lookingAtAll` (for the tools' measurements) at
+    /// every face; `nil` where none was taken.
+    ///
+    /// A face's ``Face/detectionScore`` is the search's score, or for a face the search scored
+    /// below the minimum and a second look kept, its score seen upright.
+    package func examine(_ image: FaceImage, search: FaceSearch? = nil, lookingAtAll: Bool = false)
+        throws(FaceKitError) -> [(face: Face, shape: FaceShape, searchScore: Double, uprightScore: Double?, turned: Bool)]
+    {
+        let search = search ?? FaceSearch(options: options)
+        let minimum = options.minDetectionScore
+        let candidates = try candidates(in: image, search: search)
+        let shapes = try shapes(in: image, seedBoxes: candidates.map(\.seedBox), rolls: candidates.map(\.roll))
+        var analysed: [(face: Face, shape: FaceShape, searchScore: Double, uprightScore: Double?, turned: Bool)] = []
+        for (candidate, shape) in zip(candidates, shapes) {
+            var upright: Double?
+            if lookingAtAll || (search.secondLook && candidate.score < minimum), let axis = shape.eyeAxis {
+                upright = try finder.uprightScore(in: image, seedBox: candidate.seedBox, roll: atan2(Double(axis.y), Double(axis.x)))
+            }
+            let score = candidate.score >= minimum ? candidate.score : max(candidate.score, upright ?? 0)
+            guard score >= minimum else { continue }
+            let face = try face(
+                frame: image.fullSizeBox(candidate.frame), shape: shape, classifiedAs: shape, detectionScore: score,
+                image: image)
+            analysed.append((face, shape, candidate.score, upright, candidate.roll != nil))
         }
         analysed.sort { ($0.face.frame.minX, $0.face.frame.minY) < ($1.face.frame.minX, $1.face.frame.minY) }
         if options.contourMode == .all,
             let prominent = analysed.indices.max(by: { analysed[$0].face.frame.area < analysed[$1].face.frame.area })
         {
-            analysed[prominent].face.contours = ContourConstruction.contours(from: analysed[prominent].shape)
+            let frame = analysed[prominent].face.frame
+            analysed[prominent].face.contours = ContourConstruction.contours(from: analysed[prominent].shape).filter {
+                $0.points.allSatisfy { Self.isInPicture($0, frame: frame, imageSize: image.fullSize) }
+            }
         }
         return analysed
     }
@@ -197,29 +227,62 @@ public final class FaceDetector: Sendable {
         -> [(box: CGRect, keypoints: [CGPoint], score: Double)]
     {
         guard let yunet = finder as? YuNetFaceFinder else { return [] }
-        return try yunet.detections(in: image).map { ($0.box, $0.keypoints, $0.score) }
+        return try yunet.detections(in: image, search: .video).map { ($0.box, $0.keypoints, $0.score) }
     }
 
-    /// The faces the detector finds in `image`, before landmarks, best first.
-    func candidates(in image: FaceImage) throws(FaceKitError) -> [FaceCandidate] {
-        try finder.candidates(in: image)
+    /// The faces the detector finds in `image` as `search` says, before landmarks, best first.
+    func candidates(in image: FaceImage, search: FaceSearch) throws(FaceKitError)
+        -> [FaceCandidate]
+    {
+        try finder.candidates(in: image, search: search)
     }
 
     /// The 68 points of each face seeded from `seedBoxes` (in `image`'s pixels), in full-size
-    /// image coordinates; several faces are placed in parallel. A face whose points come out
-    /// rolled beyond ``UprightSeed/minimumRoll`` is placed again from an upright crop turned by
-    /// that roll (``UprightSeed``), and its points turned back: the model, trained on upright
-    /// faces, underestimates a tilt.
-    package func shapes(in image: FaceImage, seedBoxes: [CGRect]) throws(FaceKitError) -> [FaceShape] {
-        var points = try shapePredictor.points(in: image, boxes: seedBoxes)
+    /// image coordinates; several faces are placed in parallel.
+    ///
+    /// A face with a known roll (`rolls`, from a turned search pass: lying or upside down) is
+    /// placed from an upright crop turned by that roll (``UprightSeed``), and again by what its
+    /// points then say is left of the roll when that is beyond ``UprightSeed/minimumRoll``. Any
+    /// other face whose points come out rolled beyond that is placed again from an upright crop
+    /// turned by that roll. The model, trained on upright faces, underestimates a tilt and cannot
+    /// read a face on its side.
+    package func shapes(in image: FaceImage, seedBoxes: [CGRect], rolls: [Double?]? = nil) throws(FaceKitError)
+        -> [FaceShape]
+    {
+        let rolls = rolls ?? Array(repeating: nil, count: seedBoxes.count)
+        precondition(rolls.count == seedBoxes.count, "FaceDetector.shapes: one roll per seed box")
+        let upright = seedBoxes.indices.filter { rolls[$0] == nil }
+        var points = [[CGPoint]](repeating: [], count: seedBoxes.count)
+        for (index, placed) in zip(upright, try shapePredictor.points(in: image, boxes: upright.map { seedBoxes[$0] })) {
+            points[index] = placed
+        }
         for index in seedBoxes.indices {
-            guard let axis = FaceShape(points: points[index]).eyeAxis else { continue }
-            let seed = UprightSeed(box: seedBoxes[index], roll: atan2(Double(axis.y), Double(axis.x)))
-            guard seed.needsTurning else { continue }
-            let turned = try shapePredictor.points(in: seed.crop(of: image), boxes: [seed.boxInCrop])[0]
-            points[index] = turned.map(seed.imagePoint)
+            if let roll = rolls[index] {
+                var seed = UprightSeed(box: seedBoxes[index], roll: roll)
+                var placed = try uprightPoints(in: image, seed: seed)
+                if let axis = FaceShape(points: placed).eyeAxis {
+                    let measured = atan2(Double(axis.y), Double(axis.x))
+                    // What is left of the roll, in -pi ... pi.
+                    let rest = UprightSeed(box: seedBoxes[index], roll: remainder(measured - roll, 2 * .pi))
+                    if rest.needsTurning {
+                        seed.roll = measured
+                        placed = try uprightPoints(in: image, seed: seed)
+                    }
+                }
+                points[index] = placed
+            } else {
+                guard let axis = FaceShape(points: points[index]).eyeAxis else { continue }
+                let seed = UprightSeed(box: seedBoxes[index], roll: atan2(Double(axis.y), Double(axis.x)))
+                guard seed.needsTurning else { continue }
+                points[index] = try uprightPoints(in: image, seed: seed)
+            }
         }
         return points.map { FaceShape(points: $0.map(image.fullSizePoint)) }
+    }
+
+    /// The 68 points placed in `seed`'s upright crop, in `image`'s pixels.
+    private func uprightPoints(in image: FaceImage, seed: UprightSeed) throws(FaceKitError) -> [CGPoint] {
+        try shapePredictor.points(in: seed.crop(of: image), boxes: [seed.boxInCrop])[0].map(seed.imagePoint)
     }
 
     /// A face with its box, pose, landmarks and probabilities as the options ask: the geometry
@@ -233,7 +296,9 @@ public final class FaceDetector: Sendable {
             frame: frame, headEulerAngleX: angles.x, headEulerAngleY: angles.y, headEulerAngleZ: angles.z,
             detectionScore: detectionScore)
         if options.landmarkMode == .all {
-            face.landmarks = LandmarkConstruction.landmarks(from: shape, yawDegrees: angles.y)
+            face.landmarks = LandmarkConstruction.landmarks(from: shape, yawDegrees: angles.y).filter {
+                Self.isInPicture($0.position, frame: frame, imageSize: image.fullSize)
+            }
         }
         if let eyeState, let smile {
             try FaceClassifier.classify(&face, shape: measured, image: image, eyeState: eyeState, smile: smile)
@@ -256,6 +321,23 @@ public final class FaceDetector: Sendable {
         }
         face.quality = try FaceQuality.quality(of: face, in: image)
         return face
+    }
+
+    /// Share of a face's box size from an edge that cuts the face within which its points are
+    /// not taken as seen: where the frame cuts a face, the 68-point model puts what lies beyond
+    /// the cut against it (a close-up cut below the nose gets a mouth on its bottom row).
+    static let cutEdgeMargin = 0.05
+
+    /// Whether `point` of the face whose box is `frame` is seen in an image of `imageSize`:
+    /// inside it, and not against an edge the face's box crosses (``cutEdgeMargin``). A close-up's
+    /// face may reach outside the picture, and what lies there is not reported as seen.
+    static func isInPicture(_ point: CGPoint, frame: CGRect, imageSize: (width: Int, height: Int)) -> Bool {
+        let (width, height) = (Double(imageSize.width), Double(imageSize.height))
+        let (x, y) = (Double(point.x), Double(point.y))
+        guard x >= 0, y >= 0, x <= width, y <= height else { return false }
+        let margin = cutEdgeMargin * Double(max(frame.width, frame.height))
+        return !((frame.minX < 0 && x < margin) || (frame.minY < 0 && y < margin)
+            || (frame.maxX > width && x > width - margin) || (frame.maxY > height && y > height - margin))
     }
 
     private func headEulerAngles(of shape: FaceShape, imageSize: (width: Int, height: Int)) -> HeadEulerAngles {

@@ -55,6 +55,7 @@ enum MirrorFusion {
         let corner = blend(CGPoint(x: a.box.maxX, y: a.box.maxY), CGPoint(x: b.box.maxX, y: b.box.maxY))
         return NativeYuNet.Face(
             box: CGRect(x: origin.x, y: origin.y, width: corner.x - origin.x, height: corner.y - origin.y),
-            keypoints: zip(a.keypoints, b.keypoints).map(blend), score: (a.score + b.score) / 2)
+            keypoints: zip(a.keypoints, b.keypoints).map(blend), score: (a.score + b.score) / 2,
+            quarterTurns: a.quarterTurns)
     }
 }

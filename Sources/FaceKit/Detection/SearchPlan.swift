@@ -40,6 +40,15 @@ package struct SearchPlan: Equatable, Sendable {
     /// Faces wider than this in the network's input are found with lower scores and too small
     /// boxes.
     static let largestFace = 320.0
+    /// The close-up pass (``closeUpPass(imageWidth:imageHeight:)``) resizes the image's short
+    /// side to this many network pixels.
+    static let closeUpShortSide = 192.0
+    /// The close-up pass's grey border on each side, in the image's short sides: room for the
+    /// rest of a face the frame cuts through its middle.
+    static let closeUpBorder = 0.5
+    /// The close-up pass keeps only faces at least this many of the image's short sides wide:
+    /// the others are the regular passes' to find.
+    static let closeUpSmallestFace = 0.4
     /// Enlarging further finds nothing new: the face has no detail left.
     static let maximumUpscale = 4.0
     /// The finest level holds at most this many pixels (a 6000 x 6000 search at most), bounding
@@ -71,6 +80,25 @@ package struct SearchPlan: Equatable, Sendable {
             scale /= Self.levelRatio
         }
         return passes
+    }
+
+    /// The pass that finds a face larger than the picture, or cut by its edge: the whole image
+    /// with a grey border of ``closeUpBorder`` short sides, its short side resized to
+    /// ``closeUpShortSide`` pixels. The regular passes see such a face with no background round
+    /// it, or too large, and miss it.
+    ///
+    /// ```swift
+    /// plan.closeUpPass(imageWidth: 400, imageHeight: 400)
+    /// // region (-200, -200, 800, 800) at scale 0.48: the network sees 384 x 384
+    /// ```
+    func closeUpPass(imageWidth: Int, imageHeight: Int) -> SearchPass? {
+        let width = Double(imageWidth), height = Double(imageHeight)
+        guard width >= 1, height >= 1 else { return nil }
+        let short = min(width, height)
+        let border = Self.closeUpBorder * short
+        return SearchPass(
+            region: CGRect(x: -border, y: -border, width: width + 2 * border, height: height + 2 * border),
+            scale: min(Self.maximumUpscale, Self.closeUpShortSide / short), isMirrored: false)
     }
 
     /// The scale at which the smallest wanted face box (`smallestBox` pixels wide in the image)

@@ -15,7 +15,12 @@ final class YuNetFaceFinder: FaceFinder {
     let plan: SearchPlan
     /// The detector's options: the smallest face they ask for and the minimum score.
     let options: FaceDetectorOptions
-    var minimumScore: Double { options.minDetectionScore }
+
+    /// The lowest score a search keeps: the options' minimum, or when the search takes a second
+    /// look at faces below it (``FaceSearch/secondLook``), ``FaceSearch/secondLookFloor``.
+    func minimumScore(for search: FaceSearch) -> Double {
+        search.secondLook ? min(options.minDetectionScore, FaceSearch.secondLookFloor) : options.minDetectionScore
+    }
     /// The network keeps its activations, so one pass runs at a time; a detector per thread
     /// (``FaceDetector/init(sharingModelsWith:)``) never waits here.
     private let network: Mutex<NativeYuNet>
@@ -26,19 +31,57 @@ final class YuNetFaceFinder: FaceFinder {
         self.options = options
     }
 
-    func candidates(in image: FaceImage) throws(FaceKitError) -> [FaceCandidate] {
-        try detections(in: image).map { face in
-            FaceCandidate(
-                frame: face.box, seedBox: LandmarkSeed.box(yunetBox: face.box, keypoints: face.keypoints), score: face.score,
-                keypoints: face.keypoints)
+    func candidates(in image: FaceImage, search: FaceSearch) throws(FaceKitError)
+        -> [FaceCandidate]
+    {
+        try detections(in: image, search: search).map { face in
+            let start = Self.landmarkStart(of: face)
+            return FaceCandidate(
+                frame: face.box, seedBox: start.seedBox, score: face.score, keypoints: face.keypoints, roll: start.roll)
         }
     }
 
-    /// YuNet's own faces, merged over every pass, best first.
-    func detections(in image: FaceImage) throws(FaceKitError) -> [NativeYuNet.Face] {
-        let passes = plan.passes(imageWidth: image.width, imageHeight: image.height, options: options)
-        let coarsest = passes.map(\.scale).min() ?? 0
+    /// Where the 68-point model starts on `face`: its seed box (``LandmarkSeed``), and for a face
+    /// found in a turned pass its roll in the image (from the eyes' keypoints), so that the model
+    /// reads an upright view of it.
+    ///
+    /// ``LandmarkSeed`` was fitted on upright faces, so a turned face's box and keypoints are
+    /// turned upright first; its square seed box is the same square in the image.
+    static func landmarkStart(of face: NativeYuNet.Face) -> (seedBox: CGRect, roll: Double?) {
+        guard face.quarterTurns != 0 else {
+            return (LandmarkSeed.box(yunetBox: face.box, keypoints: face.keypoints), nil)
+        }
+        let turn = QuarterTurn(face.quarterTurns)
+        let upright = LandmarkSeed.box(
+            yunetBox: turn.box(face.box), keypoints: face.keypoints.map(turn.point))
+        let centre = turn.inverse.point(CGPoint(x: upright.midX, y: upright.midY))
+        let seedBox = CGRect(
+            x: centre.x - upright.width / 2, y: centre.y - upright.height / 2, width: upright.width,
+            height: upright.height)
+        let axis = face.keypoints[1] - face.keypoints[0]
+        return (seedBox, atan2(Double(axis.y), Double(axis.x)))
+    }
+
+    /// YuNet's own faces, merged over every pass, best first: the regular passes, a close-up
+    /// pass if `search` asks, and each of them in the image turned by every quarter turn as well
+    /// when it asks for any orientation.
+    func detections(in image: FaceImage, search: FaceSearch) throws(FaceKitError)
+        -> [NativeYuNet.Face]
+    {
+        let regular = plan.passes(imageWidth: image.width, imageHeight: image.height, options: options)
+        let coarsest = regular.map(\.scale).min() ?? 0
+        let closeUp = search.closeUps ? plan.closeUpPass(imageWidth: image.width, imageHeight: image.height) : nil
+        let turns = search.orientation == .any ? 0..<4 : 0..<1
+        let passes = turns.flatMap { turns in
+            (regular + (closeUp.map { [$0] } ?? [])).map { pass in
+                var pass = pass
+                pass.quarterTurns = turns
+                return pass
+            }
+        }
+        let smallestCloseUp = SearchPlan.closeUpSmallestFace * Double(min(image.width, image.height))
         var found: [NativeYuNet.Face] = []
+        let minimumScore = minimumScore(for: search)
         for pass in passes {
             var faces: [NativeYuNet.Face]
             if plan.mirrored {
@@ -54,19 +97,82 @@ final class YuNetFaceFinder: FaceFinder {
             // A face too large for this level's share of the pyramid is the coarser level's to
             // find: large non-faces (a dog's head) scored above the threshold only when searched
             // finer than the plan intends.
-            if pass.scale > coarsest {
-                faces.removeAll { Double($0.box.width) * pass.scale >= plan.largestFaceOfLevel }
+            if pass.region == closeUp?.region {
+                faces.removeAll { Self.uprightWidth(of: $0) < smallestCloseUp }
+            } else if pass.scale > coarsest {
+                faces.removeAll { Self.uprightWidth(of: $0) * pass.scale >= plan.largestFaceOfLevel }
             }
             found += faces
         }
         // Far below the smallest face asked for: specks (a 6 px "face" in a 480 px photo at
         // minFaceSize 0.05), never the faces the search is for.
         let smallestBox = options.smallestFaceBox(imageWidth: image.width) * Self.smallestShareOfMinimum
-        found.removeAll { Double($0.box.width) < smallestBox }
+        found.removeAll { Self.uprightWidth(of: $0) < smallestBox }
         guard passes.count > 1 else { return found }
-        return NonMaximumSuppression.kept(
+        let kept = NonMaximumSuppression.kept(
             scores: found.map(\.score), boxes: found.map(\.box), maximumOverlap: Self.maximumOverlap
         ).map { found[$0] }
+        return search.orientation == .any ? Self.withoutNestedTurns(kept) : kept
+    }
+
+    /// Share of the smaller box inside the larger above which two faces found in differently
+    /// turned passes are one: a face seen on its side often shows a smaller "face" inside it
+    /// (its nose and mouth, turned), which non-maximum suppression keeps, its union with the real
+    /// box being large.
+    static let nestedShare = 0.6
+
+    /// `faces` (best first) without those lying mostly inside a better one found in another turn.
+    static func withoutNestedTurns(_ faces: [NativeYuNet.Face]) -> [NativeYuNet.Face] {
+        var kept: [NativeYuNet.Face] = []
+        for face in faces {
+            let nested = kept.contains { better in
+                guard better.quarterTurns != face.quarterTurns else { return false }
+                let shared = better.box.intersection(face.box)
+                guard !shared.isNull, !shared.isEmpty else { return false }
+                return shared.area >= nestedShare * min(better.box.area, face.box.area)
+            }
+            if !nested { kept.append(face) }
+        }
+        return kept
+    }
+
+    /// The width of a face's box as the face stands upright (a quarter-turned face's box is
+    /// taller in the image than it is wide).
+    private static func uprightWidth(of face: NativeYuNet.Face) -> Double {
+        Double(face.quarterTurns % 2 == 0 ? face.box.width : face.box.height)
+    }
+
+    /// Side, in network pixels, of the upright view ``uprightScore(in:seedBox:roll:)`` reads.
+    static let uprightViewSide = 160
+    /// The upright view spans this many seed-box sides: the face about 80 network pixels wide,
+    /// in the middle of YuNet's range, with its surroundings.
+    static let uprightViewSpan = 2.5
+
+    /// YuNet's score for the face at `seedBox` seen upright: the face turned by `roll` (its eye
+    /// line's angle in the image, radians, clockwise on screen) into a small square view of it,
+    /// searched once. A face found rolled, or in a turned pass, scores there as an upright one;
+    /// a false detection, which has no upright face to show, stays low. 0 when the view shows no
+    /// face near its middle.
+    func uprightScore(in image: FaceImage, seedBox: CGRect, roll: Double) throws(FaceKitError) -> Double? {
+        let side = Double(Self.uprightViewSide)
+        let step = Self.uprightViewSpan * Double(max(seedBox.width, seedBox.height)) / side
+        let (c, s) = (cos(roll) * step, sin(roll) * step)
+        let half = side / 2
+        let (cx, cy) = (Double(seedBox.midX), Double(seedBox.midY))
+        // image = centre + step R (view - half), R = [cos -sin; sin cos].
+        let view = try image.warped(
+            affine: [c, -s, cx - c * half + s * half, s, c, cy - s * half - c * half], width: Self.uprightViewSide,
+            height: Self.uprightViewSide, border: 128)
+        let pass = SearchPass(region: CGRect(x: 0, y: 0, width: side, height: side), scale: 1, isMirrored: false)
+        let faces = try network.withLock { (network) throws(FaceKitError) -> [NativeYuNet.Face] in
+            try network.detect(in: view, pass: pass, minimumScore: 0.05, maximumOverlap: Self.maximumOverlap)
+        }
+        // The face the view was made for: centred, about its expected size.
+        let expected = side / Self.uprightViewSpan
+        return faces.filter { face in
+            hypot(Double(face.box.midX) - half, Double(face.box.midY) - half) < 0.3 * expected
+                && (0.5 * expected...2.5 * expected).contains(Double(face.box.width))
+        }.map(\.score).max() ?? 0
     }
 
     /// One network pass, thinned at ``maximumOverlap``.

@@ -36,20 +36,20 @@ extension FaceImage {
         ]
         var pointer: OpaquePointer?
         try callNative(subject: "face chip") {
-            fk_image_warp(handle.pointer, affine, Int32(size), Int32(size), &pointer, $0)
+            fk_image_warp(handle.pointer, affine, Int32(size), Int32(size), 0, &pointer, $0)
         }
         return try FaceImage(taking: pointer!, subject: "face chip")
     }
 
     /// A `width` x `height` image whose pixel (x, y) takes this image's colour at
     /// (a[0] x + a[1] y + a[2], a[3] x + a[4] y + a[5]) (pixels of this image as decoded);
-    /// black outside it. Runs `fk_image_warp`.
-    func warped(affine: [Double], width: Int, height: Int) throws(FaceKitError) -> FaceImage {
+    /// the grey level `border` outside it (black by default). Runs `fk_image_warp`.
+    package func warped(affine: [Double], width: Int, height: Int, border: UInt8 = 0) throws(FaceKitError) -> FaceImage {
         precondition(affine.count == 6, "warped: an affine map has 6 entries")
         var pointer: OpaquePointer?
         let map = affine.map { Float($0) }
         try callNative(subject: "image") {
-            fk_image_warp(handle.pointer, map, Int32(width), Int32(height), &pointer, $0)
+            fk_image_warp(handle.pointer, map, Int32(width), Int32(height), Int32(border), &pointer, $0)
         }
         return try FaceImage(taking: pointer!, subject: "image")
     }

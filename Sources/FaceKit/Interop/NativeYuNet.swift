@@ -12,6 +12,9 @@ final class NativeYuNet {
         var keypoints: [CGPoint]
         /// Confidence in 0 ... 1.
         var score: Double
+        /// Clockwise quarter turns of the pass that found the face (``SearchPass/quarterTurns``):
+        /// the face stood upright in the image turned so.
+        var quarterTurns = 0
     }
 
     private let pointer: OpaquePointer
@@ -25,9 +28,9 @@ final class NativeYuNet {
 
     deinit { fk_yunet_free(pointer) }
 
-    /// Runs `fk_yunet_detect` once: `region` resized by `scale` (mirrored first if asked), faces
-    /// scoring at least `minimumScore`, thinned by non-maximum suppression at `maximumOverlap`;
-    /// best first.
+    /// Runs `fk_yunet_detect` once: `region` resized by `scale` (mirrored, then turned, first if
+    /// the pass asks), faces scoring at least `minimumScore`, thinned by non-maximum suppression
+    /// at `maximumOverlap`; best first, in the image's pixels.
     func detect(in image: FaceImage, pass: SearchPass, minimumScore: Double, maximumOverlap: Double)
         throws(FaceKitError) -> [Face]
     {
@@ -38,10 +41,16 @@ final class NativeYuNet {
             try callNative(subject: "face detection") {
                 fk_yunet_detect(
                     pointer, image.handle.pointer, fk_rect(pass.region), Float(pass.scale), pass.isMirrored ? 1 : 0,
-                    Float(minimumScore), Float(maximumOverlap), &buffer, Int32(capacity), &count, $0)
+                    Int32(pass.quarterTurns), Float(minimumScore), Float(maximumOverlap), &buffer, Int32(capacity), &count, $0)
             }
             // Every face fitted: done. Otherwise ask again with room for all of them.
-            guard Int(count) > capacity else { return buffer.prefix(Int(count)).map(Face.init) }
+            guard Int(count) > capacity else {
+                return buffer.prefix(Int(count)).map { native in
+                    var face = Face(native)
+                    face.quarterTurns = pass.quarterTurns
+                    return face
+                }
+            }
             capacity = Int(count)
         }
     }

@@ -20,6 +20,8 @@ public struct Face: Sendable, Equatable {
         case faceTooSmall = "face_too_small"
         /// The landmarks the classifier needs are implausible.
         case landmarksImplausible = "landmarks_implausible"
+        /// The eye, or the mouth, lies outside the picture (a close-up the frame cuts).
+        case outsideImage = "outside_image"
     }
 
     /// Box in pixels of the upright image, origin top-left.
@@ -31,9 +33,10 @@ public struct Face: Sendable, Equatable {
     /// Roll in degrees; positive when the face is rotated counter-clockwise in the image.
     public var headEulerAngleZ: Double
     /// The landmarks found, empty unless landmarkMode is `.all`. Ears are left out when turned
-    /// away from the camera.
+    /// away from the camera, and any landmark outside the picture (a face the frame cuts).
     public var landmarks: [FaceLandmark]
-    /// The contours, empty unless contourMode is `.all` and this is the most prominent face.
+    /// The contours, empty unless contourMode is `.all` and this is the most prominent face;
+    /// a contour that reaches outside the picture is left out.
     public var contours: [FaceContour]
     public var smilingProbability: Double?
     public var leftEyeOpenProbability: Double?

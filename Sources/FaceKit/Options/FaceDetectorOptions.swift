@@ -21,6 +21,17 @@ public struct FaceDetectorOptions: Sendable, Equatable {
         case accurate
     }
 
+    /// Which way up faces are searched for.
+    public enum OrientationMode: String, Sendable, CaseIterable {
+        /// Faces standing up in the image, rolled by up to about 45 degrees either way: one
+        /// search.
+        case upright
+        /// Faces at any roll: lying on either side or upside down (a photo turned, a person
+        /// lying down) as well as upright. The image is also searched turned by each quarter
+        /// turn, and every face is measured from an upright view of it.
+        case any
+    }
+
     /// Whether an optional part of the analysis is computed.
     public enum Mode: String, Sendable, CaseIterable {
         case none
@@ -42,15 +53,30 @@ public struct FaceDetectorOptions: Sendable, Equatable {
     /// detection faster because the image is searched at a reduced size. Everything that depends
     /// on it goes through ``smallestFaceBox(imageWidth:)``.
     public var minFaceSize: Double = FaceDetectorOptions.defaultMinFaceSize
+    /// Which way up faces are searched for. Not in ML Kit, which reads a rotation passed with
+    /// the image instead. `.any` (the default) finds a face whatever its roll, at the cost of
+    /// more network passes (docs/benchmarks.md); video tracking searches upright faces only.
+    public var orientationMode: OrientationMode = .any
     /// Gives each face a ``Face/trackingID`` that persists across consecutive frames.
     public var isTrackingEnabled: Bool = false
     /// Smallest detector confidence (``Face/detectionScore``) for a face to be reported, in
-    /// [0, 1]. Not in ML Kit. The default is where precision and recall balance on the fitting
-    /// photos (docs/accuracy.md); lower values find more faces and more false ones.
-    public var minDetectionScore: Double = FaceDetectorOptions.defaultMinDetectionScore
+    /// [0, 1]. Not in ML Kit. In photos a face the search scores below it is looked at again,
+    /// turned upright, and kept if it scores this there; video takes no second look. Unless set,
+    /// it is ``defaultMinDetectionScore`` for photos and ``defaultVideoMinDetectionScore`` with
+    /// tracking, both chosen on the development data (docs/accuracy.md, "Finding every face");
+    /// lower values find more faces and more false ones.
+    public var minDetectionScore: Double {
+        get { chosenMinDetectionScore ?? (isTrackingEnabled ? Self.defaultVideoMinDetectionScore : Self.defaultMinDetectionScore) }
+        set { chosenMinDetectionScore = newValue }
+    }
+    /// ``minDetectionScore`` when set; `nil` while it follows the default of the context.
+    private var chosenMinDetectionScore: Double?
 
-    /// The default ``minDetectionScore``.
-    public static let defaultMinDetectionScore = 0.85
+    /// The default ``minDetectionScore`` for photos, where a face below it gets a second, upright look.
+    public static let defaultMinDetectionScore = 0.8
+    /// The default ``minDetectionScore`` with tracking: the search's own score must carry the
+    /// decision there, and the tracking sequences' false faces score from 0.8 to 0.85.
+    public static let defaultVideoMinDetectionScore = 0.85
 
     /// The default ``minFaceSize``: a head a tenth of the image wide.
     public static let defaultMinFaceSize = 0.1
@@ -76,7 +102,7 @@ public struct FaceDetectorOptions: Sendable, Equatable {
     /// ```
     public enum Option: String, Sendable, CaseIterable {
         case performanceMode, landmarkMode, contourMode, classificationMode, descriptorMode, minFaceSize,
-            isTrackingEnabled, minDetectionScore
+            orientationMode, isTrackingEnabled, minDetectionScore
     }
 
     /// Throws ``FaceKitError/invalidOption(name:reason:)`` naming the first option that cannot be

@@ -316,7 +316,8 @@ public final class FaceTracker {
     private func detectFaces(in image: FaceImage, timestampMs: Double) throws(FaceKitError)
         -> (faces: [(id: Int, state: FaceFollower.State)], restarted: Set<Int>)
     {
-        let candidates = try detector.candidates(in: image)
+        // Video searches upright faces only, without close-ups (docs/cli.md, "Orientation").
+        let candidates = try detector.candidates(in: image, search: .video)
         var motions: [FaceFollower.Motion] = []
         for id in followed.keys.sorted() {
             if let motion = try FaceFollower.move(followed[id]!, with: pointTracker, in: image) { motions.append(motion) }

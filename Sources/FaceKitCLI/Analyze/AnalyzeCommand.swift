@@ -88,7 +88,8 @@ struct AnalyzeCommand: ParsableCommand {
         AnalyzeSettings(
             CollectionSettings(output: collection, detection: detection, people: people, paths: paths),
             AnalyzeOwnSettings(
-                contours: detection.contours, minDetectionScore: detection.minDetectionScore, maxPixels: maxPixels))
+                contours: detection.contours, minDetectionScore: detectorOptions.minDetectionScore,
+                orientation: detectorOptions.orientationMode, maxPixels: maxPixels))
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {

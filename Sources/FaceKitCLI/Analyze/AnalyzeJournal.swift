@@ -1,3 +1,4 @@
+import FaceKit
 import FaceKitArguments
 
 /// The journal of `facekit analyze --output FILE` (see ``CollectionJournal``).
@@ -18,7 +19,17 @@ struct AnalyzeOwnSettings: CommandSettings {
     /// Absent in journals written before detection scores existed (such a run is not resumed:
     /// it differs from every run now).
     var minDetectionScore: Double?
+    /// Absent in journals written before faces were searched at any roll (those runs searched
+    /// upright faces only).
+    var orientation: String?
     var maxPixels: Int
+
+    init(contours: Bool, minDetectionScore: Double?, orientation: FaceDetectorOptions.OrientationMode, maxPixels: Int) {
+        self.contours = contours
+        self.minDetectionScore = minDetectionScore
+        self.orientation = orientation.rawValue
+        self.maxPixels = maxPixels
+    }
 
     func phrases(with collection: CollectionSettings) -> [(key: String, text: String)] {
         collection.phrases(
@@ -29,6 +40,7 @@ struct AnalyzeOwnSettings: CommandSettings {
                     minDetectionScore.map { "--min-detection-score \($0.defaultValueDescription)" }
                         ?? "no detection scores"
                 ),
+                ("orientation", orientation.map { "--orientation \($0)" } ?? "upright faces only, without close-ups"),
                 ("max-pixels", "--max-pixels \(maxPixels)"),
             ])
     }

@@ -6,7 +6,7 @@
 /// it had before the two were split, and a journal missing a key either part needs is not read.
 ///
 /// ```swift
-/// var settings = AnalyzeSettings(collection, AnalyzeOwnSettings(contours: false, minDetectionScore: 0.85, maxPixels: 10))
+/// var settings = AnalyzeSettings(collection, AnalyzeOwnSettings(contours: false, minDetectionScore: 0.85, orientation: .any, maxPixels: 10))
 /// settings.landmarks = true   // the collection's
 /// settings.maxPixels          // 10, the command's own
 /// ```

@@ -183,7 +183,11 @@ struct ReportCommand: ParsableCommand {
         if analysed {
             list.append(("--mode", detection.mode.rawValue))
             list.append(("--min-face-size", detection.minFaceSize.defaultValueDescription))
-            list.append(("--min-detection-score", detection.minDetectionScore.defaultValueDescription))
+            list.append((
+                "--min-detection-score",
+                detection.minDetectionScore?.defaultValueDescription
+                    ?? "\(FaceDetectorOptions.defaultMinDetectionScore.defaultValueDescription) photos, "
+                    + "\(FaceDetectorOptions.defaultVideoMinDetectionScore.defaultValueDescription) video"))
             list.append(("--landmarks", detection.landmarks ? "on" : "off"))
             list.append(("--classify", detection.classify ? "on" : "off"))
             if let known = people.known {

@@ -13,7 +13,10 @@ struct DetectionFlags: Sendable {
     var contours = false
     var classify = false
     var minFaceSize = FaceDetectorOptions.defaultMinFaceSize
-    var minDetectionScore = FaceDetectorOptions.defaultMinDetectionScore
+    /// `nil` unless given: the library's default then, which is higher with tracking.
+    var minDetectionScore: Double?
+    /// `nil` unless given, so that `track`, which searches upright faces only, can refuse it.
+    var orientation: FaceDetectorOptions.OrientationMode?
     var modelDirectory: String?
 
     init() {}
@@ -26,12 +29,17 @@ struct DetectionFlags: Sendable {
     /// The flags' definitions, bound to the group stored at `group` in `Command`.
     ///
     /// `contoursHelp` `nil` hides `--contours` from help and completions, for a command that
-    /// accepts it only to refuse it with a message that says why (`track`: no contours with tracking).
+    /// accepts it only to refuse it with a message that says why (`track`: no contours with tracking);
+    /// `orientationHelp` `nil` hides `--orientation` likewise (`track`: video is searched upright).
     static func arguments<Command>(
-        _ group: WritableKeyPath<Command, DetectionFlags>, contoursHelp: String?
+        _ group: WritableKeyPath<Command, DetectionFlags>, contoursHelp: String?,
+        orientationHelp: String? = photoOrientationHelp
     ) -> [ArgumentDefinition<Command>] {
         let contours = ArgumentDefinition<Command>.flag(
             "contours", group.appending(path: \.contours), help: contoursHelp ?? "Not available with this command.")
+        let orientation = ArgumentDefinition<Command>.option(
+            "orientation", group.appending(path: \.orientation), valueName: "upright|any",
+            help: orientationHelp ?? "Not available with this command.")
         return [
             .option(
                 "mode", group.appending(path: \.mode), valueName: "mode",
@@ -48,12 +56,17 @@ struct DetectionFlags: Sendable {
                 help: "Smallest face wanted, as head width over image width, in (0, 1]."),
             .option(
                 "min-detection-score", group.appending(path: \.minDetectionScore), valueName: "score",
-                help: "Report only faces the detector is at least this sure of, in [0, 1]; lower finds more faces and more false ones."),
+                help: "Report only faces the detector is at least this sure of, in [0, 1] (default 0.8 in photos, 0.85 in video); lower finds more faces and more false ones."),
+            orientationHelp == nil ? orientation.hidden() : orientation,
             .option(
                 "model-dir", group.appending(path: \.modelDirectory), valueName: "dir",
                 help: "Look for the model files in this folder before the usual places."),
         ]
     }
+
+    /// `--orientation`'s help where photos are analysed.
+    static let photoOrientationHelp =
+        "Which way up faces are searched for in photos: any (the default) also finds faces lying on their side or upside down, at more cost; upright searches faces standing up only. Video is searched upright."
 
     /// The detector options these flags ask for (tracking off; `track` turns it on).
     var detectorOptions: FaceDetectorOptions {
@@ -63,7 +76,8 @@ struct DetectionFlags: Sendable {
         options.contourMode = contours ? .all : .none
         options.classificationMode = classify ? .all : .none
         options.minFaceSize = minFaceSize
-        options.minDetectionScore = minDetectionScore
+        if let minDetectionScore { options.minDetectionScore = minDetectionScore }
+        if let orientation { options.orientationMode = orientation }
         return options
     }
 
@@ -101,6 +115,7 @@ struct DetectionFlags: Sendable {
         case .classificationMode: "--classify"
         case .minFaceSize: "--min-face-size"
         case .minDetectionScore: "--min-detection-score"
+        case .orientationMode: "--orientation"
         case .descriptorMode, .isTrackingEnabled: nil
         }
     }
@@ -108,3 +123,6 @@ struct DetectionFlags: Sendable {
 
 /// `--mode fast` or `--mode accurate`.
 extension FaceDetectorOptions.PerformanceMode: ExpressibleByArgument {}
+
+/// `--orientation upright` or `--orientation any`.
+extension FaceDetectorOptions.OrientationMode: ExpressibleByArgument {}

@@ -40,7 +40,7 @@ struct TrackCommand: ParsableCommand {
     static var arguments: [ArgumentDefinition<TrackCommand>] {
         FrameSelectionFlags.arguments(\.frames)
             // --contours is parsed, unlisted, so that validate() can say why it is refused.
-            + DetectionFlags.arguments(\.detection, contoursHelp: nil)
+            + DetectionFlags.arguments(\.detection, contoursHelp: nil, orientationHelp: nil)
             + PeopleFlags.arguments(\.people)
             + [
                 .option(
@@ -113,6 +113,11 @@ struct TrackCommand: ParsableCommand {
                 "'--contours' cannot be combined with tracking, which 'facekit track' always does: "
                     + "ML Kit computes contours only without tracking (use 'facekit analyze --contours' on frames)")
         }
+        if detection.orientation == .any {
+            throw CommandError(
+                "'--orientation any' is for photos: 'facekit track' searches video for upright faces only "
+                    + "(use 'facekit analyze --orientation any' on frames)")
+        }
         try frames.validate()
         guard maxMissed >= 0 else {
             throw CommandError("The value '\(maxMissed)' is invalid for '--max-missed <n>': it must not be negative")
@@ -164,7 +169,7 @@ struct TrackCommand: ParsableCommand {
         TrackSettings(
             CollectionSettings(output: collection, detection: detection, people: people, paths: videos),
             TrackOwnSettings(
-                minDetectionScore: detection.minDetectionScore, every: frames.every, start: frames.start,
+                minDetectionScore: detectorOptions.minDetectionScore, every: frames.every, start: frames.start,
                 end: frames.end, detectionInterval: video.detectionInterval, smoothing: !video.noSmoothing,
                 maxMissed: maxMissed, reidWindow: reidWindow, reid: !noReid))
     }

@@ -22,7 +22,11 @@ final class DlibFaceFinder: FaceFinder {
         self.options = options
     }
 
-    func candidates(in image: FaceImage) throws(FaceKitError) -> [FaceCandidate] {
+    /// Upright faces only, whatever `search` asks: dlib's detectors have no turned or close-up
+    /// search.
+    func candidates(in image: FaceImage, search: FaceSearch) throws(FaceKitError)
+        -> [FaceCandidate]
+    {
         let scale = DlibSearchScale.scale(imageWidth: image.width, imageHeight: image.height, options: options)
         let detections = try detectors.withLock {
             (detectors) throws(FaceKitError) -> [NativeDlibDetector.Detection] in

@@ -8,7 +8,7 @@ struct AnalyzeJournalTests {
         CollectionSettings(
             facekitVersion: "0.1.0", format: "csv", mode: "fast", landmarks: false, classify: true, minFaceSize: 0.1,
             shard: nil, paths: ["photos/", "a,b.jpg"]),
-        AnalyzeOwnSettings(contours: false, minDetectionScore: 0.85, maxPixels: 100_000_000))
+        AnalyzeOwnSettings(contours: false, minDetectionScore: 0.85, orientation: .any, maxPixels: 100_000_000))
 
     static func checkpoint(_ inputs: Int, complete: Bool = false) -> AnalyzeJournal.Checkpoint {
         var digest = PathsDigest()
