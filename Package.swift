@@ -1,8 +1,18 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// dlib's templates run ~100x slower at -O0, so the shim is optimised in every configuration.
-let nativeOptimisation: [CXXSetting] = [.unsafeFlags(["-O2", "-std=c++17", "-fvisibility=hidden"])]
+/// OpenCV's headers, through a link in the package (CInterop/SystemHeaders/opencv4 ->
+/// /usr/include/opencv4, where Debian puts them), so that no target needs an unsafe `-I` flag: a
+/// package with unsafe flags cannot be a versioned dependency. A `.systemLibrary` target with
+/// `pkgConfig: "opencv4"` would give the same path, but also link all 55 of OpenCV's libraries,
+/// videoio's and imgcodecs' hundreds of dependencies with them: half a second more at every start
+/// (docs/benchmarks.md, "Start-up").
+///
+/// The shim's optimisation is the build configuration's: a release build compiles it at -O2; a
+/// debug build at -O0, where dlib's templates run about 100 times slower, so the repository's
+/// scripts build debug with `-Xcxx -O2` (README.md, "From Swift", says what a dependent's debug
+/// build costs). Its symbols are hidden by `#pragma GCC visibility` in the sources.
+let nativeHeaders: [CXXSetting] = [.headerSearchPath("../SystemHeaders/opencv4")]
 
 let package = Package(
     name: "FaceKit",
@@ -14,7 +24,7 @@ let package = Package(
         .target(
             name: "CFaceKit",
             path: "CInterop/CFaceKit",
-            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])] + nativeOptimisation,
+            cxxSettings: nativeHeaders,
             linkerSettings: [
                 // dlib-1.pc names absolute library paths that SwiftPM drops: list them here.
                 .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
@@ -35,8 +45,7 @@ let package = Package(
             name: "CFaceKitTools",
             dependencies: ["CFaceKit"],
             path: "CInterop/CFaceKitTools",
-            cxxSettings: [.headerSearchPath("../CFaceKit/src"), .unsafeFlags(["-I/usr/include/opencv4"])]
-                + nativeOptimisation,
+            cxxSettings: [.headerSearchPath("../CFaceKit/src")] + nativeHeaders,
             linkerSettings: [.linkedLibrary("opencv_objdetect")]
         ),
         // The YuNet detector ships with the library (Apache-2.0, see BundledModels/README.md).

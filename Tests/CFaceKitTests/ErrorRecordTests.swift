@@ -27,7 +27,7 @@ struct ErrorRecordTests {
         var yunet: OpaquePointer?
         let call = NativeCall { fk_yunet_create("/nonexistent/yunet.onnx", &yunet, $0) }
         #expect(call.status == FK_MODEL_UNAVAILABLE.code)
-        #expect(call.message == "cannot open /nonexistent/yunet.onnx")
+        #expect(call.message == "cannot open /nonexistent/yunet.onnx: No such file or directory")
     }
 
     @Test("a successful call leaves the record untouched")

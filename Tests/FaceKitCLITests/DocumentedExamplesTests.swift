@@ -10,8 +10,9 @@ import Testing
 /// `.build/release/facekit` (or `facekit`).
 ///
 /// The other shell blocks of README.md are not run here: `scripts/run-sample` and
-/// `scripts/test` install packages and build (`scripts/test` is the whole test run), and the
-/// retraining commands take the data sets for hours. docs/cli.md's blocks are run each in a
+/// `scripts/test` install packages and build (`scripts/test` is the whole test run), the
+/// retraining commands take the data sets for hours, and `fetch-models` writes into the home
+/// folder (`scripts/test-dependency` runs README.md's Swift blocks, in a package of their own). docs/cli.md's blocks are run each in a
 /// folder of its own (``cliBlocksRun``), but for three: track's examples (a live stream needs
 /// a network port and a second ffmpeg; shard 7 of 40 is one of forty), the lone `merge` line
 /// (it needs the shards of another block) and the completion scripts (they write into the

@@ -24,6 +24,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The C API is called from FaceKit's Swift code in the same binary: not exported from it. */
+#pragma GCC visibility push(hidden)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -554,7 +557,8 @@ typedef struct fk_video_writer fk_video_writer;
  * smaller, leaving out the last column or row) shown fps times a second (finite, > 0), encoded
  * with the codec fourcc names (exactly 4 characters).
  * Fails with FK_FILE_UNWRITABLE when the file cannot be created (the message gives the system's
- * reason, or says a folder is in the way), and with FK_INVALID_ARGUMENT for values out of range
+ * reason, or says a folder or a symbolic link is in the way: a link at path is never written
+ * through), and with FK_INVALID_ARGUMENT for values out of range
  * or when FFmpeg cannot encode this codec into this container; a file created by a failed call
  * is removed. On success *out owns a new writer, to
  * be released with fk_video_writer_free.
@@ -641,5 +645,7 @@ int32_t fk_chinese_whispers(const fk_graph_edge *edges, int64_t edge_count, int3
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* CFACEKIT_H */

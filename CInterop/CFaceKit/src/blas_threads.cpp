@@ -5,6 +5,8 @@
 
 #include <dlfcn.h>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 extern "C" int32_t fk_blas_set_threads(int32_t threads, int32_t *in_use, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(in_use != nullptr, "in_use must not be NULL");
@@ -21,3 +23,5 @@ extern "C" int32_t fk_blas_set_threads(int32_t threads, int32_t *in_use, fk_erro
         *in_use = get();
     });
 }
+
+#pragma GCC visibility pop

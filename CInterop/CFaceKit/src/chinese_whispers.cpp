@@ -10,6 +10,8 @@
 #include <limits>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 extern "C" int32_t fk_chinese_whispers(const fk_graph_edge *edges, int64_t edge_count, int32_t node_count,
                                        int32_t iterations, int32_t *labels, int32_t *cluster_count,
                                        fk_error *error) {
@@ -43,3 +45,5 @@ extern "C" int32_t fk_chinese_whispers(const fk_graph_edge *edges, int64_t edge_
         *cluster_count = next;
     });
 }
+
+#pragma GCC visibility pop

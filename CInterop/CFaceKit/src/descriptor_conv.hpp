@@ -17,6 +17,8 @@
 #include <cstring>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 
 template <long num_filters, long nr, long nc, int stride_y, int stride_x,
@@ -103,3 +105,5 @@ template <long num_filters, long nr, long nc, int stride_y, int stride_x, typena
 using descriptor_con = dlib::add_layer<descriptor_con_<num_filters, nr, nc, stride_y, stride_x>, SUBNET>;
 
 }  // namespace fk
+
+#pragma GCC visibility pop

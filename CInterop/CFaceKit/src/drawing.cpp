@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 struct fk_canvas {
     cv::Mat bgr;  // CV_8UC3, a copy owned by the canvas
 };
@@ -177,3 +179,5 @@ extern "C" int32_t fk_canvas_copy_image(const fk_canvas *canvas, fk_image **out,
         *out = image.release();
     });
 }
+
+#pragma GCC visibility pop

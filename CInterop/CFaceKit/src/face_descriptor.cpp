@@ -7,6 +7,8 @@
 
 #include <memory>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 struct fk_face_descriptor {
     fk::descriptor_network<fk::descriptor_con>::type net;  // operator() is not const: one handle per thread
 };
@@ -39,3 +41,5 @@ extern "C" int32_t fk_face_descriptor_compute(fk_face_descriptor *descriptor, co
         fk::describe_face(descriptor->net, image, points, count, out);
     });
 }
+
+#pragma GCC visibility pop

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "CFaceKit.h"
+#include "file_input.hpp"
 #include "guard.hpp"
 #include "image.hpp"
 
@@ -14,9 +15,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
+#include <istream>
+#include <streambuf>
 #include <string>
 #include <vector>
+
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
 
 namespace fk {
 
@@ -54,12 +58,21 @@ template <template <long, long, long, int, int, typename> class con> struct desc
 constexpr unsigned long descriptor_chip_size = 150;   // the network's input
 constexpr double descriptor_chip_padding = 0.25;      // as dlib's example and face_recognition use
 
-/// Reads the network at `model_path` into `net`, failing with FK_MODEL_UNAVAILABLE.
+/// The bytes of a file already read, as a stream for dlib's deserialize.
+struct memory_buffer : std::streambuf {
+    explicit memory_buffer(std::vector<char> &bytes) { setg(bytes.data(), bytes.data(), bytes.data() + bytes.size()); }
+};
+
+/// Reads the network at `model_path` into `net`, failing with FK_MODEL_UNAVAILABLE. The file is
+/// checked and read whole first (fk::read_model_file): dlib's own reader waits on a named pipe
+/// and reads a device without end.
 template <typename network> void read_descriptor_network(const char *model_path, network &net) {
     fk::require(model_path != nullptr, "model_path must not be NULL");
-    if (!std::ifstream(model_path)) throw fk::failure(FK_MODEL_UNAVAILABLE, std::string("cannot open ") + model_path);
+    std::vector<char> bytes = fk::read_model_file(model_path, fk::max_dlib_model_bytes);
+    memory_buffer buffer(bytes);
+    std::istream in(&buffer);
     try {
-        dlib::deserialize(model_path) >> net;
+        deserialize(net, in);
     } catch (const dlib::serialization_error &e) {
         throw fk::failure(FK_MODEL_UNAVAILABLE,
                           std::string(model_path) + " is not dlib's face recognition ResNet: " + e.what());
@@ -103,3 +116,5 @@ void describe_face(network &net, const fk_image *image, const fk_point *points, 
 }
 
 }  // namespace fk
+
+#pragma GCC visibility pop

@@ -11,6 +11,8 @@ extern "C" {
 #include <mutex>
 #include <unordered_set>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 namespace {
 
@@ -55,3 +57,5 @@ void listen_to_ffmpeg_log() {
 }
 
 }  // namespace fk
+
+#pragma GCC visibility pop

@@ -6,6 +6,8 @@
 #include <atomic>
 #include <cstdint>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 
 /// Where the errors FFmpeg logs for one video are counted. A video's format and codec contexts
@@ -32,3 +34,5 @@ class ffmpeg_error_tally {
 void listen_to_ffmpeg_log();
 
 }  // namespace fk
+
+#pragma GCC visibility pop

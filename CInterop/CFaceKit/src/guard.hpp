@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 
 /// A failure with a chosen status, thrown inside the shim and reported by guarded().
@@ -49,3 +51,5 @@ inline void require(bool condition, const char *message) {
 }
 
 }  // namespace fk
+
+#pragma GCC visibility pop

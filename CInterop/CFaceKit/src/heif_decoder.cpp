@@ -18,6 +18,8 @@
 #include <new>
 #include <string>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace {
 
 uint32_t be32(const uint8_t *p) {
@@ -142,3 +144,5 @@ cv::Mat fk::HeifImage::decode() const {
     cv::cvtColor(rgb, bgr, cv::COLOR_RGB2BGR);   // a copy: the heif_image is released on return
     return bgr;
 }
+
+#pragma GCC visibility pop

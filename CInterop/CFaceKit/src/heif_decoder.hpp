@@ -7,6 +7,8 @@
 #include <memory>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 
 /// Whether bytes open with an ISO-BMFF ftyp box whose major or compatible brands name a HEIF
@@ -38,3 +40,5 @@ private:
 };
 
 }  // namespace fk
+
+#pragma GCC visibility pop

@@ -21,6 +21,8 @@
 #include <utility>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace {
 
 using Bytes = std::vector<uint8_t>;
@@ -298,3 +300,5 @@ extern "C" int32_t fk_image_get_size(const fk_image *image, int32_t *width, int3
         *height = image->bgr.rows;
     });
 }
+
+#pragma GCC visibility pop

@@ -4,6 +4,8 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 struct fk_image {
     cv::Mat bgr;   // CV_8UC3, upright
     cv::Mat grey;  // CV_8UC1, bgr made grey ahead (video frames, on the decoding thread), or empty
@@ -15,3 +17,5 @@ struct fk_image {
         return scratch;
     }
 };
+
+#pragma GCC visibility pop

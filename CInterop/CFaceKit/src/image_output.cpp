@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace {
 
 /// The encoders this shim offers, by lower-case extension, and whether quality applies.
@@ -164,3 +166,5 @@ extern "C" int32_t fk_image_warp(const fk_image *image, const float affine[6], i
         *out = warped.release();
     });
 }
+
+#pragma GCC visibility pop

@@ -20,6 +20,8 @@
 #include <jpeglib.h>
 #include <jerror.h>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace {
 
 /// Warnings that leave the picture intact: an unknown Adobe colour transform or JFIF revision,
@@ -136,3 +138,5 @@ cv::Mat fk::decode_jpeg(const std::vector<uint8_t> &bytes, int reduction) {
     }
     return image;
 }
+
+#pragma GCC visibility pop

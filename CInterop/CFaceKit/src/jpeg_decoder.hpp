@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 
 /// Decodes a JPEG to 8-bit BGR as stored (no EXIF orientation applied), at 1 / reduction of its
@@ -16,3 +18,5 @@ namespace fk {
 cv::Mat decode_jpeg(const std::vector<uint8_t> &bytes, int reduction);
 
 }  // namespace fk
+
+#pragma GCC visibility pop

@@ -33,6 +33,8 @@
 #define FK_X86_KERNELS 0
 #endif
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 namespace {
 
@@ -601,3 +603,5 @@ void follow_lucas_kanade(const std::vector<cv::Mat> &previous, const std::vector
 }
 
 }  // namespace fk
+
+#pragma GCC visibility pop

@@ -6,6 +6,8 @@
 
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 
 /// cv::calcOpticalFlowPyrLK(previous, next, from, to, status, cv::noArray(), window, max_level,
@@ -20,3 +22,5 @@ void follow_lucas_kanade(const std::vector<cv::Mat> &previous, const std::vector
                          std::vector<uchar> &status, cv::Size window, int max_level, cv::TermCriteria criteria);
 
 }  // namespace fk
+
+#pragma GCC visibility pop

@@ -9,6 +9,8 @@
 #include <iostream>
 #include <mutex>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 
 /// Sets OpenCV's log level to silent, once per process. Every entry point that reaches OpenCV
@@ -47,3 +49,5 @@ private:
 };
 
 }  // namespace fk
+
+#pragma GCC visibility pop

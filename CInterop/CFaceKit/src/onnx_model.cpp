@@ -5,6 +5,8 @@
 
 #include <cstring>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk::onnx {
 
 namespace {
@@ -201,3 +203,5 @@ Model parse(const char *bytes, size_t size) {
 }
 
 }  // namespace fk::onnx
+
+#pragma GCC visibility pop

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk::onnx {
 
 /// Thrown for a file that is not an ONNX model this reader understands.
@@ -47,3 +49,5 @@ struct Model {
 Model parse(const char *bytes, size_t size);
 
 }  // namespace fk::onnx
+
+#pragma GCC visibility pop

@@ -7,6 +7,8 @@
 #include <dlfcn.h>
 #include <mutex>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 namespace {
 
@@ -61,3 +63,5 @@ bool imencode(const std::string &extension, cv::InputArray image, std::vector<uc
 }
 
 }  // namespace fk
+
+#pragma GCC visibility pop

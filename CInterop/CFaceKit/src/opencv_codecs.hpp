@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 
 /// cv::imdecode. Throws fk::failure(FK_INTERNAL) when imgcodecs cannot be loaded.
@@ -19,3 +21,5 @@ bool imencode(const std::string &extension, cv::InputArray image, std::vector<uc
               const std::vector<int> &parameters);
 
 }  // namespace fk
+
+#pragma GCC visibility pop

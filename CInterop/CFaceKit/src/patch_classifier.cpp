@@ -1,6 +1,7 @@
 // A small convolutional network that reads square grey patches (the eye-state model) through
 // OpenCV's DNN module: each patch standardised, the batch run in one pass, one logit a patch.
 #include "CFaceKit.h"
+#include "file_input.hpp"
 #include "guard.hpp"
 #include "native_logging.hpp"
 
@@ -8,11 +9,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
+
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
 
 namespace {
 
@@ -32,9 +33,7 @@ extern "C" int32_t fk_patch_classifier_create(const char *model_path, int32_t si
         fk::require(model_path != nullptr && out != nullptr, "model_path and out must not be NULL");
         fk::require(side >= 8 && side <= 256, "side must be 8 ... 256");
         fk::silence_native_logging();
-        std::ifstream file(model_path, std::ios::binary);
-        if (!file) throw fk::failure(FK_MODEL_UNAVAILABLE, std::string("cannot open ") + model_path);
-        std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+        const std::vector<char> bytes = fk::read_model_file(model_path, fk::max_network_bytes);
         auto classifier = std::make_unique<fk_patch_classifier>();
         try {
             classifier->net = cv::dnn::readNetFromONNX(bytes.data(), bytes.size());
@@ -93,3 +92,5 @@ extern "C" int32_t fk_patch_classifier_run(fk_patch_classifier *classifier, cons
         for (int i = 0; i < count; ++i) logits[i] = values[i];
     });
 }
+
+#pragma GCC visibility pop

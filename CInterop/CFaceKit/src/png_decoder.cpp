@@ -10,6 +10,8 @@
 #include <opencv2/imgproc.hpp>
 #include <string>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 bool fk::is_png(const std::vector<uint8_t> &bytes) {
     return bytes.size() >= 8 && std::memcmp(bytes.data(), "\x89PNG\r\n\x1a\n", 8) == 0;
 }
@@ -32,3 +34,5 @@ cv::Mat fk::decode_png(const std::vector<uint8_t> &bytes) {
     cv::cvtColor(bgra, bgr, cv::COLOR_BGRA2BGR);
     return bgr;
 }
+
+#pragma GCC visibility pop

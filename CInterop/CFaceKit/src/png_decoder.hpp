@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 
 bool is_png(const std::vector<uint8_t> &bytes);
@@ -14,3 +16,5 @@ bool is_png(const std::vector<uint8_t> &bytes);
 cv::Mat decode_png(const std::vector<uint8_t> &bytes);
 
 }  // namespace fk
+
+#pragma GCC visibility pop

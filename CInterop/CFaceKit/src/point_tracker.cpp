@@ -7,6 +7,8 @@
 
 #include <memory>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 extern "C" int32_t fk_point_tracker_create(int32_t window, int32_t levels, fk_point_tracker **out,
                                            fk_error *error) {
     return fk::guarded(error, [&] {
@@ -38,3 +40,5 @@ extern "C" int32_t fk_point_tracker_follow(fk_point_tracker *tracker, const fk_p
         fk::follow_points(tracker, points, count, out, fb_error, fk::follow_lucas_kanade);
     });
 }
+
+#pragma GCC visibility pop

@@ -13,6 +13,8 @@
 #include <cmath>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 struct fk_point_tracker {
     cv::Size window;
     int levels;
@@ -88,3 +90,5 @@ void follow_points(fk_point_tracker *tracker, const fk_point *points, int32_t co
 }
 
 }  // namespace fk
+
+#pragma GCC visibility pop

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace {
 
 // An upright face in front of the camera, turned in the image plane as the points are and as
@@ -125,3 +127,5 @@ extern "C" int32_t fk_solve_pose(const float *model_points_xyz, const fk_point *
         for (int i = 0; i < 3; ++i) out->translation[i] = tvec[i];
     });
 }
+
+#pragma GCC visibility pop

@@ -15,6 +15,8 @@
 #include <cfloat>
 #include <cmath>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 
 namespace {
@@ -161,3 +163,5 @@ void refine_pose(const std::vector<cv::Point3d> &object, const std::vector<cv::P
 }
 
 }  // namespace fk
+
+#pragma GCC visibility pop

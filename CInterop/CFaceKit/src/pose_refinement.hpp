@@ -6,6 +6,8 @@
 
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 
 /// Moves rvec and tvec (a rotation vector and a translation) to where the projections of
@@ -17,3 +19,5 @@ void refine_pose(const std::vector<cv::Point3d> &object, const std::vector<cv::P
                  double cx, double cy, cv::Vec3d &rvec, cv::Vec3d &tvec);
 
 }  // namespace fk
+
+#pragma GCC visibility pop

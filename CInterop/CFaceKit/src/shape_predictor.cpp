@@ -16,6 +16,7 @@
 // of the points on those boxes (up to 186 px on a bad box; the same mean error over all), for
 // about 10% of the prediction's time.
 #include "CFaceKit.h"
+#include "file_input.hpp"
 #include "guard.hpp"
 #include "image.hpp"
 #include "shape_predictor.hpp"
@@ -42,6 +43,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
 
 namespace {
 
@@ -116,18 +119,14 @@ class dlib_reader {
     std::string path_;
 };
 
-/// A file mapped into memory, read-only, for as long as this lives: no copy of the model's
-/// 95 MB is made to parse it.
+/// A model file mapped into memory, read-only, for as long as this lives: no copy of the model's
+/// 95 MB is made to parse it. Only a regular file of a model's size is mapped
+/// (fk::open_model_file).
 class mapped_file {
   public:
     explicit mapped_file(const char *path) {
-        const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) throw fk::failure(FK_MODEL_UNAVAILABLE, std::string("cannot open ") + path + ": " + std::strerror(errno));
         struct stat info {};
-        if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-            ::close(fd);
-            throw fk::failure(FK_MODEL_UNAVAILABLE, std::string(path) + " is not a regular file");
-        }
+        const int fd = fk::open_model_file(path, fk::max_dlib_model_bytes, info);
         size_ = size_t(info.st_size);
         identity_ = {uint64_t(info.st_size), uint64_t(info.st_dev), uint64_t(info.st_ino), int64_t(info.st_mtim.tv_sec),
                      int64_t(info.st_mtim.tv_nsec)};
@@ -353,3 +352,5 @@ extern "C" int32_t fk_shape_predictor_predict(const fk_shape_predictor *predicto
                 out[i * parts + k] = {float(shapes[i][k].x()), float(shapes[i][k].y())};
     });
 }
+
+#pragma GCC visibility pop

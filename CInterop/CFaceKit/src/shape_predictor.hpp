@@ -18,6 +18,8 @@
 
 #include <sys/mman.h>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 /// The leaves' floats, in memory the kernel may back with 2 MB pages (transparent huge pages): the
 /// leaves are read at 7,500 scattered places per face, and with 4 KB pages nearly every read also
 /// misses the TLB. Either a copy of their own (read from dlib's file) or a view into the flat
@@ -94,3 +96,5 @@ struct fk_shape_predictor {
     /// Whether every split reads a pixel the level has and every anchor is a point of the shape.
     bool is_consistent() const;
 };
+
+#pragma GCC visibility pop

@@ -10,8 +10,11 @@
 // It is a cache, never a source of truth: its header names the model file it was made from
 // (size, device, inode, modification time), and every count and index in it is checked before
 // use, so a stale, foreign, truncated or hostile copy is ignored and the model read again. It is
-// only ever replaced by a rename, never rewritten in place, so a mapping stays valid. The layout
-// is this machine's (native byte order and float format, checked by the header).
+// only ever replaced by a rename, never rewritten in place, so a mapping stays valid: it is
+// written under a hidden name nobody can predict and renamed into place (fk::owned_file), and
+// neither written nor read through a symbolic link planted at its name. The layout is this
+// machine's (native byte order and float format, checked by the header).
+#include "owned_file.hpp"
 #include "shape_predictor.hpp"
 
 #include <cerrno>
@@ -22,6 +25,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
 
 namespace {
 
@@ -102,7 +107,7 @@ bool lay_out(const flat_level_header &shape, uint64_t dims, uint64_t at, level_l
 }  // namespace
 
 bool fk_shape_predictor::read_flat(const char *path, const model_identity &source) {
-    const descriptor file(::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    const descriptor file(::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW));
     struct stat info {};
     if (file.fd < 0 || ::fstat(file.fd, &info) != 0 || !S_ISREG(info.st_mode) || uint64_t(info.st_size) < sizeof(flat_header))
         return false;
@@ -164,44 +169,38 @@ bool fk_shape_predictor::read_flat(const char *path, const model_identity &sourc
 }
 
 void fk_shape_predictor::write_flat(const char *path, const model_identity &source) const {
-    const std::string temporary = std::string(path) + ".partial-" + std::to_string(::getpid());
-    bool written;
-    {
-        const descriptor file(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-        if (file.fd < 0) return;
-        flat_header header{};
-        std::memcpy(header.magic, flat_magic, sizeof flat_magic);
-        header.byte_order = flat_byte_order;
-        header.float_bytes = sizeof(float);
-        header.source = source;
-        header.dims = dims();
-        header.level_count = levels.size();
-        uint64_t at = 0;
-        const auto put = [&](const void *from, size_t bytes) {
-            at += bytes;
-            return write_exact(file.fd, from, bytes);
-        };
-        written = put(&header, sizeof header);
-        for (const auto &level : levels) {
-            const flat_level_header shape{level.tree_count, level.splits_per_tree, level.anchor_idx.size()};
-            written = written && put(&shape, sizeof shape);
-        }
-        written = written && put(&initial_shape(0), dims() * sizeof(float));
-        const std::vector<char> padding(leaf_alignment, 0);
-        for (const auto &level : levels) {
-            const std::vector<uint64_t> anchors(level.anchor_idx.begin(), level.anchor_idx.end());
-            std::vector<float> deltas;
-            for (const auto &delta : level.deltas) deltas.insert(deltas.end(), {delta.x(), delta.y()});
-            written = written && put(level.splits.data(), level.splits.size() * sizeof(cascade_level::split)) &&
-                      put(padding.data(), size_t((leaf_alignment - at % leaf_alignment) % leaf_alignment)) &&
-                      put(level.leaves.data(), level.leaves.size() * sizeof(float)) &&
-                      put(anchors.data(), anchors.size() * sizeof(uint64_t)) && put(deltas.data(), deltas.size() * sizeof(float));
-        }
-        // On disk before it is renamed into place, so that a crash cannot leave a copy of the
-        // right size whose blocks never reached the disk.
-        written = written && ::fsync(file.fd) == 0;
+    fk::owned_file file(path, 0644);
+    if (file.fd() < 0) return;
+    flat_header header{};
+    std::memcpy(header.magic, flat_magic, sizeof flat_magic);
+    header.byte_order = flat_byte_order;
+    header.float_bytes = sizeof(float);
+    header.source = source;
+    header.dims = dims();
+    header.level_count = levels.size();
+    uint64_t at = 0;
+    const auto put = [&](const void *from, size_t bytes) {
+        at += bytes;
+        return write_exact(file.fd(), from, bytes);
+    };
+    bool written = put(&header, sizeof header);
+    for (const auto &level : levels) {
+        const flat_level_header shape{level.tree_count, level.splits_per_tree, level.anchor_idx.size()};
+        written = written && put(&shape, sizeof shape);
     }
-    if (!written || ::rename(temporary.c_str(), path) != 0) ::unlink(temporary.c_str());
+    written = written && put(&initial_shape(0), dims() * sizeof(float));
+    const std::vector<char> padding(leaf_alignment, 0);
+    for (const auto &level : levels) {
+        const std::vector<uint64_t> anchors(level.anchor_idx.begin(), level.anchor_idx.end());
+        std::vector<float> deltas;
+        for (const auto &delta : level.deltas) deltas.insert(deltas.end(), {delta.x(), delta.y()});
+        written = written && put(level.splits.data(), level.splits.size() * sizeof(cascade_level::split)) &&
+                  put(padding.data(), size_t((leaf_alignment - at % leaf_alignment) % leaf_alignment)) &&
+                  put(level.leaves.data(), level.leaves.size() * sizeof(float)) &&
+                  put(anchors.data(), anchors.size() * sizeof(uint64_t)) && put(deltas.data(), deltas.size() * sizeof(float));
+    }
+    // Synced, then renamed into place; a copy not written whole is removed with `file`.
+    if (written) file.commit();
 }
 
 bool fk_shape_predictor::is_consistent() const {
@@ -217,3 +216,5 @@ bool fk_shape_predictor::is_consistent() const {
     }
     return true;
 }
+
+#pragma GCC visibility pop

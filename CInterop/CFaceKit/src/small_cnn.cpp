@@ -19,6 +19,8 @@
 #define FK_X86_KERNELS 0
 #endif
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk::cnn {
 
 enum class Op { Conv, Relu, MaxPool, Resize, Add, Transpose, Reshape, Sigmoid };
@@ -654,3 +656,5 @@ void Network::run() {
 }
 
 }  // namespace fk::cnn
+
+#pragma GCC visibility pop

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk::cnn {
 
 /// Thrown when a model uses an operator, or an operator's option, this runner does not have.
@@ -49,3 +51,5 @@ private:
 };
 
 }  // namespace fk::cnn
+
+#pragma GCC visibility pop

@@ -10,6 +10,8 @@
 #include <limits>
 #include <vector>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace {
 
 std::vector<float> squared_norms(const float *rows, int32_t count, int32_t dimension) {
@@ -46,3 +48,5 @@ extern "C" int32_t fk_squared_distances(const float *a, int32_t a_count, const f
         }
     });
 }
+
+#pragma GCC visibility pop

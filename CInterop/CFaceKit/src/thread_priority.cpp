@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cerrno>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 extern "C" int32_t fk_thread_lower_priority(int32_t steps) {
     const auto thread = id_t(syscall(SYS_gettid));
     errno = 0;
@@ -22,3 +24,5 @@ extern "C" int32_t fk_thread_lower_priority(int32_t steps) {
     if (setpriority(PRIO_PROCESS, thread, lowered) != 0) return now;
     return lowered;
 }
+
+#pragma GCC visibility pop

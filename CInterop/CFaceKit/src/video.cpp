@@ -18,6 +18,8 @@
 #include <thread>
 #include <utility>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace {
 
 /// Nice levels below the caller for a file's decoding: about a third of the caller's share of a
@@ -338,3 +340,5 @@ extern "C" int32_t fk_video_next(fk_video *video, int32_t decode, fk_image **fra
         if (frame != nullptr) *frame = image.release();
     });
 }
+
+#pragma GCC visibility pop

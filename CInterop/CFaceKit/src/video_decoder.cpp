@@ -28,6 +28,8 @@ extern "C" {
 #include <thread>
 #include <unistd.h>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 namespace {
 
@@ -344,3 +346,5 @@ cv::Mat video_decoder::convert_last() {
 }
 
 }  // namespace fk
+
+#pragma GCC visibility pop

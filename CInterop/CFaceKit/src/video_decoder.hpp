@@ -17,6 +17,8 @@ struct AVIOContext;
 struct AVPacket;
 struct SwsContext;
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 namespace fk {
 
 /// Where a video comes from: a file is read to its end; the others are live, and each wait for
@@ -104,3 +106,5 @@ class video_decoder {
 };
 
 }  // namespace fk
+
+#pragma GCC visibility pop

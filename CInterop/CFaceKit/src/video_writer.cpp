@@ -1,5 +1,7 @@
 // Video writing on FFmpeg's libavformat and libavcodec: BGR frames converted to the encoder's
-// pixel format, encoded, and muxed into the container the path's extension names.
+// pixel format, encoded, and muxed into the container the path's extension names. The file is
+// opened once, never through a symbolic link at its path, and FFmpeg writes to that descriptor
+// (its own file protocol would open the path again, following a link planted there).
 #include "CFaceKit.h"
 #include "ffmpeg_log.hpp"
 #include "guard.hpp"
@@ -25,9 +27,23 @@ extern "C" {
 #include <sys/stat.h>
 #include <unistd.h>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
+namespace {
+
+/// Frees the I/O context written through and its buffer.
+void free_io(AVIOContext *&io) {
+    if (io == nullptr) return;
+    av_freep(&io->buffer);
+    avio_context_free(&io);
+}
+
+}  // namespace
+
 struct fk_video_writer {
     std::string path;
-    int32_t width = 0;   // of the frames given
+    int descriptor = -1;  // the file, which FFmpeg's I/O context writes to
+    int32_t width = 0;    // of the frames given
     int32_t height = 0;
     AVFormatContext *format = nullptr;
     AVCodecContext *codec = nullptr;
@@ -44,24 +60,57 @@ struct fk_video_writer {
         av_frame_free(&frame);
         avcodec_free_context(&codec);
         if (format != nullptr) {
-            avio_closep(&format->pb);
+            free_io(format->pb);
             avformat_free_context(format);
         }
+        if (descriptor >= 0) ::close(descriptor);
     }
 };
 
 namespace {
 
-/// Creates (or truncates) path with the permissions a shell redirection gives, so that a path
-/// that cannot be written is reported with the system's reason rather than FFmpeg's.
-void check_creatable(const char *path) {
+/// Creates (or truncates) path with the permissions a shell redirection gives, never through a
+/// symbolic link at path, so that a path that cannot be written is reported with the system's
+/// reason rather than FFmpeg's. Returns the descriptor.
+int create_file(const char *path) {
     struct stat st {};
-    if (::stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    if (::lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
         throw fk::failure(FK_FILE_UNWRITABLE, "cannot create the file: it is a folder");
-    int descriptor = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    int descriptor = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (descriptor < 0 && errno == ELOOP)
+        throw fk::failure(FK_FILE_UNWRITABLE, "cannot create the file: it is a symbolic link, which FaceKit does not write through");
     if (descriptor < 0)
         throw fk::failure(FK_FILE_UNWRITABLE, std::string("cannot create the file: ") + std::strerror(errno));
-    ::close(descriptor);
+    return descriptor;
+}
+
+/// FFmpeg's I/O context's writes: all of `size` bytes to the descriptor `opaque` points to.
+#if LIBAVFORMAT_VERSION_MAJOR >= 61
+int write_to_file(void *opaque, const uint8_t *bytes, int size) {
+#else
+int write_to_file(void *opaque, uint8_t *bytes, int size) {
+#endif
+    const int descriptor = *static_cast<const int *>(opaque);
+    int done = 0;
+    while (done < size) {
+        const ssize_t written = ::write(descriptor, bytes + done, size_t(size - done));
+        if (written < 0 && errno == EINTR) continue;
+        if (written < 0) return AVERROR(errno);
+        done += int(written);
+    }
+    return size;
+}
+
+/// FFmpeg's I/O context's seeks (a container's index is written back at its start), and its
+/// questions for the file's size.
+int64_t seek_in_file(void *opaque, int64_t offset, int whence) {
+    const int descriptor = *static_cast<const int *>(opaque);
+    if (whence & AVSEEK_SIZE) {
+        struct stat st {};
+        return ::fstat(descriptor, &st) == 0 ? int64_t(st.st_size) : AVERROR(errno);
+    }
+    const off_t at = ::lseek(descriptor, off_t(offset), whence & ~AVSEEK_FORCE);
+    return at < 0 ? AVERROR(errno) : int64_t(at);
 }
 
 std::string ffmpeg_reason(int status) {
@@ -171,9 +220,16 @@ void open_writer(fk_video_writer &writer, const char *fourcc, double fps) {
     if (avcodec_parameters_from_context(writer.stream->codecpar, &codec) < 0) throw std::bad_alloc();
     writer.stream->time_base = codec.time_base;
     writer.stream->avg_frame_rate = rate;
-    int status = avio_open(&writer.format->pb, writer.path.c_str(), AVIO_FLAG_WRITE);
-    if (status < 0) unwritable(status);
-    status = avformat_write_header(writer.format, nullptr);
+    constexpr int buffer_size = 1 << 16;
+    auto *buffer = static_cast<unsigned char *>(av_malloc(buffer_size));
+    if (buffer == nullptr) throw std::bad_alloc();
+    writer.format->pb = avio_alloc_context(buffer, buffer_size, 1, &writer.descriptor, nullptr, write_to_file, seek_in_file);
+    if (writer.format->pb == nullptr) {
+        av_free(buffer);
+        throw std::bad_alloc();
+    }
+    writer.format->flags |= AVFMT_FLAG_CUSTOM_IO;
+    int status = avformat_write_header(writer.format, nullptr);
     if (status < 0) {
         if (writer.format->pb != nullptr && writer.format->pb->error < 0) unwritable(status);
         throw fk::failure(FK_INVALID_ARGUMENT, refused);
@@ -198,8 +254,8 @@ extern "C" int32_t fk_video_writer_create(const char *path, const char *fourcc, 
         fk::require(width >= 2 && height >= 2 && width <= 16384 && height <= 16384,
                     "width and height must be in 2 ... 16384");
         fk::listen_to_ffmpeg_log();  // FFmpeg's own warnings would reach stderr
-        check_creatable(path);
         auto writer = std::make_unique<fk_video_writer>();
+        writer->descriptor = create_file(path);
         writer->path = path;
         writer->width = width;
         writer->height = height;
@@ -237,14 +293,17 @@ extern "C" int32_t fk_video_writer_finish(fk_video_writer *writer, fk_error *err
         if (writer->finished) return;
         writer->finished = true;
         encode(*writer, nullptr);
-        int status = av_write_trailer(writer->format);
+        const int status = av_write_trailer(writer->format);
         if (status < 0) unwritable(status);
+        avio_flush(writer->format->pb);
         if (writer->format->pb->error < 0) unwritable(writer->format->pb->error);
-        status = avio_closep(&writer->format->pb);
-        if (status < 0) unwritable(status);
+        free_io(writer->format->pb);
         struct stat st {};
-        if (::stat(writer->path.c_str(), &st) != 0 || st.st_size == 0)
+        if (::fstat(writer->descriptor, &st) != 0 || st.st_nlink == 0 || st.st_size == 0)
             throw fk::failure(FK_FILE_UNWRITABLE, "the file is missing or empty after writing");
+        const int descriptor = writer->descriptor;
+        writer->descriptor = -1;
+        if (::close(descriptor) != 0) unwritable(AVERROR(errno));
     });
 }
 
@@ -256,3 +315,5 @@ extern "C" void fk_video_writer_free(fk_video_writer *writer) {
     }
     delete writer;
 }
+
+#pragma GCC visibility pop

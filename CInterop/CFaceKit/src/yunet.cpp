@@ -1,6 +1,7 @@
 // YuNet face detection: one network pass (small_cnn) over a resized region, decoded into boxes,
 // five keypoints and scores, thinned by non-maximum suppression.
 #include "CFaceKit.h"
+#include "file_input.hpp"
 #include "guard.hpp"
 #include "image.hpp"
 #include "small_cnn.hpp"
@@ -11,8 +12,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -64,9 +63,7 @@ struct fk_yunet {
 extern "C" int32_t fk_yunet_create(const char *model_path, fk_yunet **out, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(model_path != nullptr && out != nullptr, "model_path and out must not be NULL");
-        std::ifstream file(model_path, std::ios::binary);
-        if (!file) throw fk::failure(FK_MODEL_UNAVAILABLE, std::string("cannot open ") + model_path);
-        const std::vector<char> bytes(std::istreambuf_iterator<char>(file), {});
+        const std::vector<char> bytes = fk::read_model_file(model_path, fk::max_network_bytes);
         fk::onnx::Model model;
         try {
             model = fk::onnx::parse(bytes.data(), bytes.size());

@@ -13,6 +13,9 @@
 
 #include <CFaceKit.h>
 
+/* The C API is called from FaceKit's Swift code in the same binary: not exported from it. */
+#pragma GCC visibility push(hidden)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -116,5 +119,7 @@ int32_t fk_opencv_point_tracker_follow(fk_point_tracker *tracker, const fk_point
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* CFACEKIT_TOOLS_H */

@@ -1,6 +1,7 @@
 // OpenCV's cascade classifier (Viola-Jones), scored as the largest group of raw detections in a
 // region. Exists to measure the haarcascade_smile.xml baseline in docs/accuracy.md.
 #include "CFaceKitTools.h"
+#include "file_input.hpp"
 #include "guard.hpp"
 #include "image.hpp"
 #include "native_logging.hpp"
@@ -10,11 +11,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
+
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
 
 struct fk_cascade {
     cv::CascadeClassifier classifier;  // detectMultiScale is not const: one per thread
@@ -40,7 +42,7 @@ extern "C" int32_t fk_cascade_create(const char *path, fk_cascade **out, fk_erro
     return fk::guarded(error, [&] {
         fk::require(path != nullptr && out != nullptr, "path and out must not be NULL");
         fk::silence_native_logging();
-        if (!std::ifstream(path)) throw fk::failure(FK_MODEL_UNAVAILABLE, std::string("cannot open ") + path);
+        fk::check_model_file(path, fk::max_network_bytes);  // OpenCV's cascades are a few MB of XML
         auto cascade = std::make_unique<fk_cascade>();
         bool loaded = false;
         try {
@@ -86,3 +88,5 @@ extern "C" int32_t fk_cascade_best_neighbours(fk_cascade *cascade, const fk_imag
         *neighbours = best;
     });
 }
+
+#pragma GCC visibility pop

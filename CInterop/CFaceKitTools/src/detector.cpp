@@ -1,6 +1,7 @@
 // Face detection: dlib's HOG frontal detector and its MMOD CNN detector, run at a caller-chosen
 // scale so that the smallest face wanted just fits the detector's window.
 #include "CFaceKitTools.h"
+#include "file_input.hpp"
 #include "guard.hpp"
 #include "image.hpp"
 
@@ -10,10 +11,11 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
+
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
 
 namespace {
 
@@ -81,8 +83,7 @@ extern "C" int32_t fk_detector_create(int32_t kind, const char *model_path, fk_d
             detector->hog = prototype;
         } else {
             fk::require(model_path != nullptr, "the CNN detector needs a model path");
-            if (!std::ifstream(model_path))
-                throw fk::failure(FK_MODEL_UNAVAILABLE, std::string("cannot open ") + model_path);
+            fk::check_model_file(model_path, fk::max_dlib_model_bytes);
             detector->cnn = std::make_unique<mmod_net>();
             try {
                 dlib::deserialize(model_path) >> *detector->cnn;
@@ -111,3 +112,5 @@ extern "C" int32_t fk_detector_detect(fk_detector *detector, const fk_image *ima
         *count = total;
     });
 }
+
+#pragma GCC visibility pop

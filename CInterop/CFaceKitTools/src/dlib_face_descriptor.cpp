@@ -6,6 +6,8 @@
 
 #include <memory>
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 struct fk_dlib_face_descriptor {
     fk::descriptor_network<dlib::con>::type net;
 };
@@ -30,3 +32,5 @@ extern "C" int32_t fk_dlib_face_descriptor_compute(fk_dlib_face_descriptor *desc
         fk::describe_face(descriptor->net, image, points, count, out);
     });
 }
+
+#pragma GCC visibility pop

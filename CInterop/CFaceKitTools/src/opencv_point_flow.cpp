@@ -3,6 +3,8 @@
 #include "CFaceKitTools.h"
 #include "point_tracker.hpp"
 
+#pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
+
 extern "C" int32_t fk_opencv_point_tracker_follow(fk_point_tracker *tracker, const fk_point *points, int32_t count,
                                                   fk_point *out, float *fb_error, fk_error *error) {
     return fk::guarded(error, [&] {
@@ -15,3 +17,5 @@ extern "C" int32_t fk_opencv_point_tracker_follow(fk_point_tracker *tracker, con
                           });
     });
 }
+
+#pragma GCC visibility pop

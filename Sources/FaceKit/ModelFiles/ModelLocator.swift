@@ -10,6 +10,12 @@ import Foundation
 /// executable's folder (where `scripts/install` puts everything), `$XDG_DATA_HOME/facekit`
 /// (default `~/.local/share/facekit`), then `/usr/share/dlib` and `/usr/local/share/dlib`.
 ///
+/// FaceKit's own networks and YuNet ship in its resource bundle, so a program that depends on the
+/// library finds them with nothing to do. dlib's models cannot ship in the package: Debian's
+/// libdlib-data puts the 68-point model in `/usr/share/dlib`, and `scripts/fetch-models` puts all
+/// of them in `~/.local/share/facekit`, the one step a program needs for re-identification.
+/// A model found nowhere is an error that names it, the folders searched and that step.
+///
 /// ```swift
 /// let locator = ModelLocator(directory: "/opt/models")
 /// try locator.path(for: .landmarks68)   // "/opt/models/shape_predictor_68_face_landmarks.dat"
@@ -59,6 +65,13 @@ public struct ModelLocator: Sendable {
         searchPath = folders.filter { seen.insert($0).inserted }
     }
 
+    /// A locator that searches `searchPath` alone, in order: for tests of a model missing
+    /// everywhere, whatever this machine has installed.
+    init(searchPath: [String], overrides: [Model: String] = [:]) {
+        self.overrides = overrides
+        self.searchPath = searchPath
+    }
+
     /// The path of `model`, or ``FaceKitError/modelUnavailable(name:reason:)`` saying where it
     /// was looked for and how to get it.
     public func path(for model: Model) throws(FaceKitError) -> String {
@@ -72,14 +85,23 @@ public struct ModelLocator: Sendable {
             let candidate = folder + "/" + model.rawValue
             if FileManager.default.isReadableFile(atPath: candidate) { return candidate }
         }
-        let remedy =
-            model == .faceDetector || model == .eyeState || model == .smile
-            ? "it ships with FaceKit (Sources/FaceKit/BundledModels): rebuild, or run scripts/install"
-            : "run scripts/setup to fetch it"
         throw .modelUnavailable(
             name: model.rawValue,
-            reason: "not found in \(searchPath.joined(separator: ", ")); \(remedy), "
-                + "or set \(Self.environmentVariable) to the folder that holds it")
+            reason: "not found in \(searchPath.joined(separator: ", ")); \(Self.remedy(for: model))")
+    }
+
+    /// The one step that makes `model` found, for ``path(for:)``'s error.
+    static func remedy(for model: Model) -> String {
+        switch model {
+        case .faceDetector, .eyeState, .smile:
+            "it ships with FaceKit, in the resource bundle FaceKit_FaceKit.resources that the build puts beside "
+                + "the executable: keep that folder beside the executable when copying it "
+                + "(scripts/install puts the models in <prefix>/share/facekit instead)"
+        case .landmarks68, .faceDescriptor, .cnnFaceDetector:
+            "fetch it with FaceKit's scripts/fetch-models (in a package that depends on FaceKit: "
+                + ".build/checkouts/FaceKit/scripts/fetch-models), which puts dlib's models in "
+                + "\(userDataFolder), or set \(environmentVariable) to a folder that holds it"
+        }
     }
 
     /// The folder of the running executable, symbolic links resolved.
@@ -88,8 +110,8 @@ public struct ModelLocator: Sendable {
     }
 
     /// `$XDG_DATA_HOME/facekit`, or `~/.local/share/facekit` when it is unset, as the XDG Base
-    /// Directory specification says.
-    private static var userDataFolder: String {
+    /// Directory specification says: where `scripts/fetch-models` puts dlib's models.
+    static var userDataFolder: String {
         let environment = ProcessInfo.processInfo.environment
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/facekit" }
         return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/facekit"

@@ -28,9 +28,12 @@ import Foundation
 /// Re-identification (``Reidentification``) keeps a face's ID when it comes back after leaving
 /// the picture or after a gap longer than the tracker's survival window: it compares dlib's face
 /// descriptor (dlib_face_recognition_resnet_model_v1.dat) of faces that overlap no track with
-/// the faces lost recently (``BoxTracker``). By default it is on when that model is found and
-/// off otherwise (``isReidentifying`` tells which, ``reidentificationUnavailableReason`` why); each
-/// descriptor costs a ResNet pass, run on a thread of its own (``DescriptorWorker``) and waited
+/// the faces lost recently (``BoxTracker``). It is on by default, and a tracker cannot be made
+/// without that model (``FaceKitError/modelUnavailable(name:reason:)`` names the one step that
+/// fetches it: `scripts/fetch-models`), so IDs never follow weaker rules than asked without a word;
+/// ``Reidentification/off`` turns it off, and ``Reidentification/automatic`` leaves it off when the
+/// model is missing (``isReidentifying`` tells which, ``reidentificationUnavailableReason`` why,
+/// for the caller to say so, as `facekit track` does). Each descriptor costs a ResNet pass, run on a thread of its own (``DescriptorWorker``) and waited
 /// for only when a decision needs it. A re-identifying tracker runs best with the process's BLAS
 /// on one thread: after each product OpenBLAS's idle threads spin for a while, and on a small
 /// machine they take the cores that decoding, the detector and optical flow run on (on the
@@ -56,9 +59,10 @@ import Foundation
 public final class FaceTracker {
     /// Whether faces are re-identified by appearance (dlib's face descriptor).
     public enum Reidentification: Sendable, Equatable {
-        /// On when the descriptor model is found, off (overlap and motion only) when it is not.
+        /// On when the descriptor model is found, off (overlap and motion only) when it is not:
+        /// the caller reads ``FaceTracker/reidentificationUnavailableReason`` and tells its user.
         case automatic
-        /// On; creating the tracker fails when the model is missing.
+        /// On; creating the tracker fails when the model is missing. The default.
         case required
         /// Off: IDs follow overlap and motion only, and a face lost for longer than
         /// ``TrackerConfiguration/maximumMissedFrames`` comes back with a new ID.
@@ -113,7 +117,7 @@ public final class FaceTracker {
     /// `reidentification` says, the face descriptor model.
     public convenience init(
         options: FaceDetectorOptions, configuration: TrackerConfiguration = TrackerConfiguration(),
-        models: ModelLocator = ModelLocator(), reidentification: Reidentification = .automatic,
+        models: ModelLocator = ModelLocator(), reidentification: Reidentification = .required,
         detectionInterval: Int = FaceTracker.defaultDetectionInterval, smoothing: Bool = true
     ) throws(FaceKitError) {
         guard options.isTrackingEnabled else {
@@ -129,7 +133,7 @@ public final class FaceTracker {
     /// caller who also analyses still photos loads the models once.
     public init(
         detector: FaceDetector, configuration: TrackerConfiguration = TrackerConfiguration(),
-        models: ModelLocator = ModelLocator(), reidentification: Reidentification = .automatic,
+        models: ModelLocator = ModelLocator(), reidentification: Reidentification = .required,
         detectionInterval: Int = FaceTracker.defaultDetectionInterval, smoothing: Bool = true
     ) throws(FaceKitError) {
         guard detector.options.isTrackingEnabled else {

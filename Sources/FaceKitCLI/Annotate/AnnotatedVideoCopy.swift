@@ -22,10 +22,8 @@ import Foundation
 /// ```
 final class AnnotatedVideoCopy {
     let target: AnnotationTarget
-    private let temporary: String
-    /// Holds the temporary file's lock until it is renamed or removed (``deinit``).
-    private let lock: Int32
-    private let replacing: String
+    /// Its descriptor holds the file's lock until it is renamed or removed (``deinit``).
+    private let temporary: TemporaryFile
     private let writer: VideoWriter
     private(set) var framesWritten = 0
     /// Whether the file was put in place; if not, it is removed with this value.
@@ -38,7 +36,7 @@ final class AnnotatedVideoCopy {
         }
         self.target = target
         do {
-            (temporary, lock, replacing) = try AnnotationFileWriter.temporaryFile(for: target)
+            temporary = try AnnotationFileWriter.temporaryFile(for: target)
         } catch {
             throw OutputError("\(target.input): not annotated: \(error.description)")
         }
@@ -47,17 +45,17 @@ final class AnnotatedVideoCopy {
                 AnnotationTarget.fileExtension(target.outputPath) == "webm"
                 ? VideoWriter.webMCodecs : VideoWriter.defaultCodecs
             writer = try VideoWriter(
-                path: temporary, framesPerSecond: framesPerSecond, width: width, height: height, codecs: codecs)
+                path: temporary.path, framesPerSecond: framesPerSecond, width: width, height: height, codecs: codecs)
         } catch {
-            TemporaryFile.removeFile(temporary)
-            close(lock)
+            temporary.remove()
+            close(temporary.descriptor)
             throw Self.writingError(error, target: target)
         }
     }
 
     deinit {
-        if !finished { TemporaryFile.removeFile(temporary) }
-        close(lock)
+        if !finished { temporary.remove() }
+        close(temporary.descriptor)
     }
 
     /// Appends a frame. Its failure is the writer's own: the frames before it stay, for ``finish()``.
@@ -71,11 +69,11 @@ final class AnnotatedVideoCopy {
         do {
             try writer.finish()
         } catch {
-            TemporaryFile.removeFile(temporary)
+            temporary.remove()
             throw Self.writingError(error, target: target)
         }
         do {
-            try AnnotationFileWriter.finishVideo(temporary, lock: lock, over: replacing)
+            try AnnotationFileWriter.finishVideo(temporary)
             finished = true
         } catch {
             throw OutputError("\(target.input): not annotated: \(error.description)")
@@ -85,7 +83,7 @@ final class AnnotatedVideoCopy {
     /// Removes what was written: the copy keeps what it held. A copy neither finished nor
     /// discarded is removed when it goes.
     func discard() {
-        TemporaryFile.removeFile(temporary)
+        temporary.remove()
     }
 
     /// An unwritable file is named by the copy it stands for, not its hidden temporary name.

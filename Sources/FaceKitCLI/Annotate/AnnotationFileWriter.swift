@@ -17,7 +17,7 @@ import FaceKitArguments
 ///
 /// ```swift
 /// try AnnotationFileWriter.write(pngData, to: target)   // target.outputPath, e.g. "out/trip/a.png"
-/// let (temporary, lock, _) = try AnnotationFileWriter.temporaryFile(for: target)  // "out/.clip.mp4.123.tmp.mp4"
+/// let temporary = try AnnotationFileWriter.temporaryFile(for: target)  // temporary.path: "out/.clip.mp4.123.tmp.mp4"
 /// ```
 enum AnnotationFileWriter {
     /// Makes the output folder and the folders below it on the way to `target`'s copy, and
@@ -36,36 +36,34 @@ enum AnnotationFileWriter {
     }
 
     /// A new, empty hidden file next to `target`'s copy whose name ends in its extension, so that
-    /// a video muxer picks the container from it, and the file to rename it over once complete
-    /// (``finishVideo(_:lock:over:)``). The descriptor holds the file's lock, which marks it as in
-    /// use: close it once the file is renamed or removed.
-    static func temporaryFile(for target: AnnotationTarget) throws(OutputError)
-        -> (path: String, lock: Int32, replacing: String)
-    {
+    /// a video muxer picks the container from it, renamed over the copy once complete
+    /// (``finishVideo(_:)``). Its descriptor holds the file's lock, which marks it as in use:
+    /// close it once the file is renamed or removed.
+    static func temporaryFile(for target: AnnotationTarget) throws(OutputError) -> TemporaryFile {
         let path = try makeFolders(for: target)
         guard case .file(let replacing) = try OutputTarget(path: path, specialFiles: .refused) else {
             preconditionFailure("a refused special file is thrown")
         }
         let ext = AnnotationTarget.fileExtension(path).map { "." + $0 } ?? ""
         TemporaryFile.removeStale(nextTo: replacing, suffix: ext)
-        let (temporary, descriptor) = try TemporaryFile.create(nextTo: replacing, suffix: ext)
-        return (temporary, descriptor, replacing)
+        return try TemporaryFile(for: replacing, suffix: ext)
     }
 
     /// Puts a video whose writer has finished into place, once it is on disk and reads back as
     /// a video: the muxer does not report a failed write (a full disk leaves an MP4 without its
     /// index), so the file is opened again; one that does not open is removed, not renamed.
-    static func finishVideo(_ temporary: String, lock: Int32, over path: String) throws(OutputError) {
+    static func finishVideo(_ temporary: TemporaryFile) throws(OutputError) {
         // The lock's descriptor is on the file the muxer wrote: its fsync reports the muxer's lost writes.
-        let code: Int32 = fsync(lock) == 0 ? 0 : errno
+        let code: Int32 = fsync(temporary.descriptor) == 0 ? 0 : errno
         if code == 0 {
             do {
-                _ = try VideoReader(contentsOfFile: temporary)
+                _ = try VideoReader(contentsOfFile: temporary.path)
             } catch {
-                TemporaryFile.removeFile(temporary)
-                throw OutputError("\(path): cannot write output: the written video does not read back (a full disk?)")
+                temporary.remove()
+                throw OutputError(
+                    "\(temporary.target): cannot write output: the written video does not read back (a full disk?)")
             }
         }
-        try TemporaryFile.rename(temporary, over: path, error: code)
+        try temporary.moveIntoPlace(error: code)
     }
 }

@@ -16,8 +16,9 @@ struct OutputError: Error, Equatable, CustomStringConvertible {
 /// The one way FaceKit writes an output file: tables, summaries, pictures, report pages.
 ///
 /// For a regular file (``OutputTarget/file(path:)``) the bytes go to a hidden temporary file next
-/// to it, which ``commit()`` flushes, syncs and renames over it, so the path holds either its old
-/// content or the complete new output, never a half-written file; a value dropped without
+/// to it (``TemporaryFile``), which ``commit()`` flushes, syncs and renames over it, so the path
+/// holds either its old content or the complete new output, never a half-written file, and a
+/// symbolic link planted there is replaced, never written through; a value dropped without
 /// `commit()` deletes its temporary file. A device, a named pipe or an inherited descriptor
 /// (``OutputTarget/special(path:)``, ``OutputTarget/inherited(_:)``) is written in place and
 /// never replaced. Either way a failed write (`ENOSPC` on `/dev/full`, `EIO`) makes `commit()`
@@ -31,8 +32,8 @@ struct OutputError: Error, Equatable, CustomStringConvertible {
 final class OutputFile: TextOutput {
     /// The path as named, for messages.
     let path: String
-    /// The hidden temporary file and the file it is renamed over; `nil` for a stream.
-    private let replacing: (temporary: String, target: String)?
+    /// The hidden temporary file renamed over the target; `nil` for a stream.
+    private let temporary: TemporaryFile?
     private let output: FileDescriptorOutput
     private var finished = false
 
@@ -46,17 +47,17 @@ final class OutputFile: TextOutput {
         let descriptor: Int32
         switch target {
         case .file(let file):
-            let temporary: String
-            (temporary, descriptor) = try TemporaryFile.create(nextTo: file)
-            replacing = (temporary, file)
+            let created = try TemporaryFile(for: file)
+            descriptor = created.descriptor
+            temporary = created
         case .inherited(let inherited):
             descriptor = fcntl(inherited, F_DUPFD_CLOEXEC, 0)
-            replacing = nil
+            temporary = nil
         case .special(let special):
             descriptor = FilePathEncoding.withFileSystemRepresentation(special) {
                 open($0, O_WRONLY | O_NOCTTY | O_CLOEXEC)
             }
-            replacing = nil
+            temporary = nil
         }
         guard descriptor >= 0 else { throw OutputError("\(path): cannot write output: \(systemErrorMessage(errno))") }
         output = FileDescriptorOutput(descriptor: descriptor, buffered: true)
@@ -80,8 +81,8 @@ final class OutputFile: TextOutput {
             code = errno
         }
         if close(output.descriptor) != 0, code == 0 { code = errno }
-        if let replacing {
-            try TemporaryFile.rename(replacing.temporary, over: replacing.target, error: code)
+        if let temporary {
+            try temporary.moveIntoPlace(error: code)
         } else if code != 0 {
             throw OutputError("\(path): cannot write output: \(systemErrorMessage(code))")
         }
@@ -94,7 +95,7 @@ final class OutputFile: TextOutput {
         // Flushed before the close: text left in the buffer must not reach a reused descriptor.
         output.flush()
         close(output.descriptor)
-        if let replacing { TemporaryFile.removeFile(replacing.temporary) }
+        temporary?.remove()
     }
 
     deinit { discard() }

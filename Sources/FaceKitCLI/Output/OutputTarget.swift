@@ -11,15 +11,18 @@ import FaceKitArguments
 /// opened here.
 ///
 /// - A regular file, or nothing yet, is a ``file(path:)``: written beside it and renamed over it
-///   once complete. A symbolic link to a regular file stays a link: the file it points to is the
-///   one replaced. A missing folder on the way to a path the user named is made here
-///   (``OutputFolder/make(_:)``), the one thing this does to the file system.
+///   once complete (``TemporaryFile``). So is a symbolic link, to whatever it points (but a
+///   folder): FaceKit never writes through a link at a name it writes, which someone else may
+///   have planted there to lead the write elsewhere (as root, to any file); the complete file
+///   replaces the link, and what it pointed to is left alone. A missing folder on the way to a
+///   path the user named is made here (``OutputFolder/make(_:)``), the one thing this does to
+///   the file system.
 /// - `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N` and `/dev/stdin` are
 ///   ``inherited(_:)``: a copy of the process's own descriptor is written, so `--summary
 ///   /dev/stdout` goes where standard output goes, after what is already there (`>>` included),
 ///   as a shell user expects, and a file given as standard input is never replaced.
-/// - Any other existing file that is not regular (`/dev/null`, `/dev/full`, a named pipe) is
-///   ``special(path:)``: opened and written in place, so a device is never replaced by a regular
+/// - Any other existing file that is not regular (`/dev/null`, `/dev/full`, a named pipe, not a
+///   link to one) is ``special(path:)``: opened and written in place, so a device is never replaced by a regular
 ///   file and a named pipe's reader gets the output. Opening a pipe waits for its reader, as the
 ///   shell's `>` does. Files FaceKit names itself inside an output folder refuse them instead
 ///   (``SpecialFiles/refused``): nobody asked for them, and a pipe there would hang the run.
@@ -50,10 +53,20 @@ enum OutputTarget: Equatable {
             return
         }
         var info = stat()
-        if specialFiles == .refused, FilePathEncoding.withFileSystemRepresentation(path, { lstat($0, &info) }) == 0,
+        if FilePathEncoding.withFileSystemRepresentation(path, { lstat($0, &info) }) == 0,
             (info.st_mode & S_IFMT) == S_IFLNK
         {
-            throw OutputError("\(path): cannot write output: \(OutputFolder.linkRefusal())")
+            if specialFiles == .refused {
+                throw OutputError("\(path): cannot write output: \(OutputFolder.linkRefusal())")
+            }
+            // A link to a folder is the mistake it was before links were replaced, not a file to replace.
+            if FilePathEncoding.withFileSystemRepresentation(path, { stat($0, &info) }) == 0,
+                (info.st_mode & S_IFMT) == S_IFDIR
+            {
+                throw OutputError("\(path): cannot write output: it is a folder")
+            }
+            self = .file(path: path)
+            return
         }
         let found = FilePathEncoding.withFileSystemRepresentation(path) { stat($0, &info) == 0 ? 0 : errno }
         guard found == 0 else {
@@ -70,7 +83,7 @@ enum OutputTarget: Equatable {
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG:
-            self = .file(path: Self.linkTarget(path) ?? path)
+            self = .file(path: path)
         case S_IFDIR:
             throw OutputError("\(path): cannot write output: it is a folder")
         default:
@@ -104,14 +117,5 @@ enum OutputTarget: Equatable {
             }
             return nil
         }
-    }
-
-    /// The file a symbolic link at `path` finally points to, `nil` when `path` is not a link.
-    private static func linkTarget(_ path: String) -> String? {
-        var info = stat()
-        guard FilePathEncoding.withFileSystemRepresentation(path, { lstat($0, &info) }) == 0,
-            (info.st_mode & S_IFMT) == S_IFLNK
-        else { return nil }
-        return AnnotationTarget.resolvingLinks(path)
     }
 }

@@ -24,6 +24,14 @@ import FaceKitArguments
 ///   unless ``keepsJournal`` (a shard's journal stays as the record `facekit merge` checks).
 /// - ``close()``, or dropping the value without ``commit()``, leaves both files for a resume.
 ///
+/// Neither file is ever opened through a symbolic link, which someone else may have planted at
+/// its name to lead the writes elsewhere. Both are FaceKit's own files in `FILE`'s folder, held
+/// open (``OpenFolder``): the journal is created `O_CREAT | O_EXCL | O_NOFOLLOW` at its name (that
+/// name and its lock are how a second run is refused) and a link found there is removed; a new
+/// partial file is made under a hidden name (``TemporaryFile``) and renamed over whatever was at
+/// `FILE.partial`; and `FILE.partial` is renamed over `FILE` only while it is still the file
+/// written, replacing a link at `FILE` rather than following it.
+///
 /// ```swift
 /// let file = try ResumableFileOutput(path: "faces.csv")
 /// try file.start(journalHeader: #"{"run":1}"#)
@@ -40,6 +48,11 @@ final class ResumableFileOutput: TextOutput {
     let journalPath: String
     /// Whether ``commit()`` leaves the journal, with its complete checkpoint, next to `FILE`.
     let keepsJournal: Bool
+    /// `FILE`'s folder, and the three names in it.
+    private let folder: OpenFolder
+    private let name: String
+    private let partialName: String
+    private let journalName: String
     private let journal: Int32
     private let createdJournal: Bool
     private var partial: FileDescriptorOutput?
@@ -59,27 +72,41 @@ final class ResumableFileOutput: TextOutput {
         self.keepsJournal = keepsJournal
         partialPath = path + ".partial"
         journalPath = path + ".journal"
-        var info = stat()
-        if Self.file(path, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+        folder = try OpenFolder(holding: path)
+        name = OpenFolder.name(of: path)
+        partialName = name + ".partial"
+        journalName = name + ".journal"
+        if let info = folder.status(of: name), (info.st_mode & S_IFMT) == S_IFDIR {
             throw OutputError("\(path): cannot write output: it is a folder")
         }
-        // Refused now, before the run's models load, rather than when the rows start.
-        if Self.file(partialPath, { stat($0, &info) }) == 0, let reason = RegularFile.refusal(info.st_mode) {
+        // Refused now, before the run's models load, rather than when the rows start; a link
+        // there is replaced when the run starts.
+        if let info = folder.status(of: partialName), (info.st_mode & S_IFMT) != S_IFLNK,
+            let reason = RegularFile.refusal(info.st_mode)
+        {
             throw OutputError("\(path): cannot write output: \(partialPath): \(reason)")
         }
-        var created = true
-        var opened = RegularFile.open(journalPath, O_RDWR | O_APPEND | O_CREAT | O_EXCL)
-        if case .failure(let refusal) = opened, refusal.code == EEXIST {
-            created = false
-            opened = RegularFile.open(journalPath, O_RDWR | O_APPEND)
+        var (descriptor, created): (Int32, Bool) = (-1, false)
+        for _ in 0..<3 where descriptor < 0 {
+            switch folder.create(journalName, flags: O_RDWR | O_APPEND) {
+            case .success(let opened): (descriptor, created) = (opened, true)
+            case .failure(let refusal) where refusal.code == EEXIST:
+                switch folder.openRegular(journalName, O_RDWR | O_APPEND) {
+                case .success(let opened): descriptor = opened
+                // Not a journal any run wrote: a link planted there is removed, never followed.
+                case .failure(let refusal) where refusal.code == ELOOP: folder.remove(journalName)
+                case .failure(let refusal) where refusal.code == ENOENT: continue
+                case .failure(let refusal) where refusal.code == 0:
+                    throw OutputError("\(path): cannot write output: \(journalPath): \(refusal.reason)")
+                case .failure(let refusal):
+                    throw OutputError("\(path): cannot write output: \(refusal.reason)")
+                }
+            case .failure(let refusal):
+                throw OutputError("\(path): cannot write output: \(refusal.reason)")
+            }
         }
-        let descriptor: Int32
-        switch opened {
-        case .success(let opened): descriptor = opened
-        case .failure(let refusal) where refusal.code == 0:
-            throw OutputError("\(path): cannot write output: \(journalPath): \(refusal.reason)")
-        case .failure(let refusal):
-            throw OutputError("\(path): cannot write output: \(refusal.reason)")
+        guard descriptor >= 0 else {
+            throw OutputError("\(path): cannot write output: \(journalPath): \(OpenFolder.linkReason)")
         }
         if let code = JournalLock.take(descriptor, exclusive: true) {
             closeDescriptor(descriptor)
@@ -92,15 +119,12 @@ final class ResumableFileOutput: TextOutput {
         createdJournal = created
     }
 
-    /// Whether `FILE` exists.
-    var outputExists: Bool { Self.file(path, { access($0, F_OK) }) == 0 }
+    /// Whether `FILE` exists (a link there counts, even one that leads nowhere).
+    var outputExists: Bool { folder.status(of: name) != nil }
 
-    /// The size of `FILE.partial`, `nil` when there is none.
+    /// The size of `FILE.partial`, `nil` when there is none (or a link: not a file a run wrote).
     var partialSize: UInt64? {
-        var info = stat()
-        guard Self.file(partialPath, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            return nil
-        }
+        guard let info = folder.status(of: partialName), (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return UInt64(info.st_size)
     }
 
@@ -133,13 +157,21 @@ final class ResumableFileOutput: TextOutput {
     }
 
     /// Starts afresh: the journal gets `journalHeader` as its only line, and `FILE.partial` is
-    /// created empty (replacing one left by an earlier run).
+    /// created empty (replacing one left by an earlier run, or a link, by a rename).
     func start(journalHeader: String) throws(OutputError) {
         try check(ftruncate(journal, 0) == 0, journalPath)
         try appendToJournal(journalHeader)
-        try openPartial(flags: O_CREAT | O_TRUNC)
+        let created = try TemporaryFile(for: partialPath, in: folder)
+        do {
+            try created.moveIntoPlace()
+        } catch {
+            closeDescriptor(created.descriptor)
+            throw error
+        }
+        partial = FileDescriptorOutput(descriptor: created.descriptor, buffered: true)
+        started = true
         bytesWritten = 0
-        syncFolder()
+        folder.sync()
     }
 
     /// Continues an interrupted run: `FILE.partial` is cut to `bytes` (what its last checkpoint
@@ -148,7 +180,13 @@ final class ResumableFileOutput: TextOutput {
     func resume(atByte bytes: UInt64, journalLength: UInt64) throws(OutputError) {
         try check(ftruncate(journal, off_t(journalLength)) == 0, journalPath)
         try check(fsync(journal) == 0, journalPath)
-        try openPartial(flags: 0)
+        switch folder.openRegular(partialName, O_WRONLY | O_APPEND) {
+        case .success(let descriptor):
+            partial = FileDescriptorOutput(descriptor: descriptor, buffered: true)
+            started = true
+        case .failure(let refusal):
+            throw OutputError("\(partialPath): cannot write output: \(refusal.reason)")
+        }
         try check(ftruncate(partial!.descriptor, off_t(bytes)) == 0, partialPath)
         bytesWritten = bytes
     }
@@ -176,22 +214,28 @@ final class ResumableFileOutput: TextOutput {
         partial.flush()
         if partial.errorNumber != 0 { throw failure(partial.errorNumber) }
         try check(fsync(partial.descriptor) == 0, partialPath)
+        // Renamed only while it is the file written: whatever else took its name since (a link
+        // planted there) would otherwise become `FILE`.
+        var written = stat()
+        guard fstat(partial.descriptor, &written) == 0, let named = folder.status(of: partialName),
+            named.st_dev == written.st_dev, named.st_ino == written.st_ino
+        else {
+            throw OutputError("\(partialPath): cannot write output: it was replaced while the run wrote it")
+        }
         closeDescriptor(partial.descriptor)
         self.partial = nil
-        let renamed = Self.file(partialPath) { from in
-            Self.file(path) { to in rename(from, to) == 0 ? 0 : errno }
-        }
+        let renamed = folder.rename(partialName, to: name)
         if renamed != 0 { throw failure(renamed, path) }
-        syncFolder()
-        if !keepsJournal { TemporaryFile.removeFile(journalPath) }
+        folder.sync()
+        if !keepsJournal { folder.remove(journalName) }
         close()
     }
 
     /// Deletes the journal and any partial file: nothing is left to resume.
     func discard() {
         guard !closed else { return }
-        TemporaryFile.removeFile(partialPath)
-        TemporaryFile.removeFile(journalPath)
+        folder.remove(partialName)
+        folder.remove(journalName)
         close()
     }
 
@@ -205,21 +249,11 @@ final class ResumableFileOutput: TextOutput {
             closeDescriptor(partial.descriptor)
             self.partial = nil
         }
-        if createdJournal && !started { TemporaryFile.removeFile(journalPath) }
+        if createdJournal && !started { folder.remove(journalName) }
         closeDescriptor(journal)
     }
 
     deinit { close() }
-
-    private func openPartial(flags: Int32) throws(OutputError) {
-        switch RegularFile.open(partialPath, O_WRONLY | O_APPEND | flags) {
-        case .success(let descriptor):
-            partial = FileDescriptorOutput(descriptor: descriptor, buffered: true)
-            started = true
-        case .failure(let refusal):
-            throw OutputError("\(partialPath): cannot write output: \(refusal.reason)")
-        }
-    }
 
     private func appendToJournal(_ line: String) throws(OutputError) {
         let bytes = Array((line + "\n").utf8)
@@ -236,21 +270,6 @@ final class ResumableFileOutput: TextOutput {
         }
         try check(fsync(journal) == 0, journalPath)
         started = true
-    }
-
-    /// Syncs the folder holding `FILE`, so that a rename or a new file survives a restart.
-    private func syncFolder() {
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let descriptor = Self.file(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        closeDescriptor(descriptor)
-    }
-
-    /// `body` with the bytes of `path` (FilePathEncoding) as a C string.
-    private static func file<Result>(_ path: String, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
-        FilePathEncoding.withFileSystemRepresentation(path, body)
     }
 
     private func check(_ succeeded: Bool, _ file: String) throws(OutputError) {

@@ -7,66 +7,83 @@ import FaceKitArguments
     import Darwin
 #endif
 
-/// A hidden temporary file next to an output path, renamed over it once complete, so that the
-/// path holds either its previous content or a whole new file. ``OutputFile`` writes every
-/// output file this way, and `facekit annotate` its videos.
+/// The one way FaceKit creates a file of its own (an output's hidden temporary file, a report's
+/// picture, an annotated copy, `FILE.partial`): in the target's folder, opened once and checked
+/// to be a folder (``OpenFolder``), under a hidden name nobody can predict,
+/// `.<name>.<random>.tmp<suffix>`, opened `O_CREAT | O_EXCL | O_NOFOLLOW`, and renamed over the
+/// target once complete, so that the target holds either its previous content or a whole new
+/// file. Nothing is written through a symbolic link planted at a name FaceKit writes: the hidden
+/// name cannot be guessed and `O_EXCL` fails on anything already there, and the rename replaces
+/// a link at the target instead of following it, so the target ends up FaceKit's regular file and
+/// what the link pointed to is left alone. ``OutputFile`` writes every output file this way, and
+/// `facekit annotate` its videos; the shim writes the 68-point model's flat copy the same way
+/// (CInterop's owned_file.cpp).
 ///
 /// The file is removed if the process is stopped by SIGINT or SIGTERM before it is renamed or
 /// removed (``InterruptCleanup``). Its descriptor holds an exclusive `flock` while open, which
 /// tells a live temporary file from one a killed run left: ``removeStale(nextTo:suffix:)``
-/// removes only the latter.
+/// removes only the latter. The caller closes the descriptor.
 ///
 /// ```swift
-/// let (temporary, descriptor) = try TemporaryFile.create(nextTo: "out/clip.mp4", suffix: ".mp4")
-/// // temporary == "out/.clip.mp4.123456.tmp.mp4"; write, close, then:
-/// try TemporaryFile.rename(temporary, over: "out/clip.mp4")
+/// let temporary = try TemporaryFile(for: "out/clip.mp4", suffix: ".mp4")
+/// // temporary.path == "out/.clip.mp4.123456.tmp.mp4"; write, close, then:
+/// try temporary.moveIntoPlace()   // out/clip.mp4
 /// ```
-enum TemporaryFile {
-    /// Creates `.<name>.<random>.tmp<suffix>` in `path`'s folder, open for writing and locked.
-    static func create(nextTo path: String, suffix: String = "") throws(OutputError) -> (path: String, descriptor: Int32) {
-        let (folder, name) = split(path)
+final class TemporaryFile {
+    /// The folder of the file and its target.
+    let folder: OpenFolder
+    /// The hidden file's path, `.<name>.<random>.tmp<suffix>` in the target's folder.
+    let path: String
+    /// The file, open for writing and locked.
+    let descriptor: Int32
+    /// The target's path as named, for messages.
+    let target: String
+    private let name: String
+    private let targetName: String
+
+    /// Creates the hidden file for `target` in its folder (or in `folder`, already open), open
+    /// for writing and locked; its permissions are 0666 filtered by the umask, those a plain
+    /// `> file` would give.
+    init(for target: String, suffix: String = "", in folder: OpenFolder? = nil) throws(OutputError) {
+        let folder = if let folder { folder } else { try OpenFolder(holding: target) }
+        self.folder = folder
+        self.target = target
+        targetName = OpenFolder.name(of: target)
         for _ in 0..<100 {
-            let candidate = "\(folder).\(name).\(UInt32.random(in: 0...UInt32.max)).tmp\(suffix)"
-            // 0666 filtered by the umask: the permissions a plain `> file` would give.
-            let (descriptor, code) = InterruptCleanup.create(candidate) { candidate in
-                FilePathEncoding.withFileSystemRepresentation(candidate) { name in
-                    let descriptor = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-                    if descriptor < 0 { return (descriptor, errno) }
+            let name = ".\(targetName).\(UInt32.random(in: 0...UInt32.max)).tmp\(suffix)"
+            let path = folder.path(of: name)
+            let (descriptor, code) = InterruptCleanup.create(path) { _ in
+                switch folder.create(name) {
+                case .success(let descriptor):
                     _ = flock(descriptor, LOCK_EX | LOCK_NB)
                     return (descriptor, 0)
+                case .failure(let refusal):
+                    return (-1, refusal.code)
                 }
             }
-            if descriptor >= 0 { return (candidate, descriptor) }
-            if code != EEXIST { throw OutputError("\(path): cannot write output: \(systemErrorMessage(code))") }
+            if descriptor >= 0 {
+                (self.name, self.path, self.descriptor) = (name, path, descriptor)
+                return
+            }
+            if code != EEXIST { throw OutputError("\(target): cannot write output: \(systemErrorMessage(code))") }
         }
-        throw OutputError("\(path): cannot write output: no free temporary name")
+        throw OutputError("\(target): cannot write output: no free temporary name")
     }
 
-    /// Renames `temporary` over `path`, or removes it and reports `error` (an `errno`) when that
-    /// is not 0 or the rename fails.
-    static func rename(_ temporary: String, over path: String, error: Int32 = 0) throws(OutputError) {
-        var code = error
-        if code == 0 {
-            code = FilePathEncoding.withFileSystemRepresentation(temporary) { from in
-                FilePathEncoding.withFileSystemRepresentation(path) { to in
-                    #if canImport(Glibc)
-                        Glibc.rename(from, to) == 0 ? 0 : errno
-                    #else
-                        Darwin.rename(from, to) == 0 ? 0 : errno
-                    #endif
-                }
-            }
-        }
+    /// Renames the file over its target, or removes it and reports `error` (an `errno`) when
+    /// that is not 0 or the rename fails.
+    func moveIntoPlace(error: Int32 = 0) throws(OutputError) {
+        let code = error != 0 ? error : folder.rename(name, to: targetName)
         if code != 0 {
-            removeFile(temporary)
-            throw OutputError("\(path): cannot write output: \(systemErrorMessage(code))")
+            remove()
+            throw OutputError("\(target): cannot write output: \(systemErrorMessage(code))")
         }
-        InterruptCleanup.forget(temporary)
+        InterruptCleanup.forget(path)
     }
 
-    /// Removes the temporary file at `path`, if any (`unlink`).
-    static func removeFile(_ path: String) {
-        _ = FilePathEncoding.withFileSystemRepresentation(path) { unlink($0) }
+    /// Removes the file (it never takes its target's place).
+    func remove() {
+        folder.remove(name)
         InterruptCleanup.forget(path)
     }
 

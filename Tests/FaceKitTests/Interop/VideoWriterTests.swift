@@ -78,6 +78,25 @@ struct VideoWriterTests {
         }
     }
 
+    @Test("a symbolic link at the path is refused, and the file it points to keeps its content")
+    func linkAtPath() throws {
+        try Self.withFolder { folder in
+            let outside = folder + "/outside.txt"
+            try "keep\n".write(toFile: outside, atomically: false, encoding: .utf8)
+            let link = folder + "/clip.mp4"
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: outside)
+            #expect {
+                let writer = try VideoWriter(path: link, framesPerSecond: 25, width: 64, height: 48)
+                try writer.write(Self.frame(0, width: 64, height: 48))
+                try writer.finish()
+            } throws: { error in
+                guard case .unwritableFile(_, let reason) = error as? FaceKitError else { return false }
+                return reason.contains("symbolic link")
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: outside)) == Data("keep\n".utf8))
+        }
+    }
+
     @Test("frames narrower or lower than 2 px are refused for their size, and leave no file")
     func tooSmall() throws {
         try Self.withFolder { folder in

@@ -75,6 +75,34 @@ struct ShapePredictorCopyTests {
         }
     }
 
+    /// The names a planted link may stand at: the copy's own, and the partial file's as it was
+    /// once named, `<copy>.partial-<pid>`, which anyone could predict.
+    @Test(
+        "a link planted at the copy's name or at a predictable partial name is never written through",
+        .needsSharedData, arguments: ["copy", "partial"])
+    func plantedLink(at name: String) throws {
+        let image = try FaceImage(contentsOfFile: TestData.shared("photos/face_recognition/obama.jpg"))
+        let model = try ModelLocator(directory: TestData.models).path(for: .landmarks68)
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = folder.appendingPathComponent("cache")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: false)
+        let copy = cache.appendingPathComponent("landmarks.flat").path
+        let outside = folder.appendingPathComponent("outside.txt").path
+        try "keep\n".write(toFile: outside, atomically: false, encoding: .utf8)
+        let planted = name == "copy" ? copy : copy + ".partial-\(getpid())"
+        try FileManager.default.createSymbolicLink(atPath: planted, withDestinationPath: outside)
+
+        let expected = try Self.points(NativeShapePredictor(modelPath: model), image)
+        #expect(try Self.points(NativeShapePredictor(modelPath: model, copyPath: copy), image) == expected)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: outside)) == Data("keep\n".utf8), "written through the link")
+        var info = stat()
+        #expect(lstat(copy, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG, "the copy is not a regular file")
+        #expect(info.st_size > 60_000_000, "the copy holds the leaves: \(info.st_size) bytes")
+        let left = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { !$0.hasPrefix("landmarks.flat.partial-") }
+        #expect(left == ["landmarks.flat"], "a temporary file was left: \(left)")
+    }
+
     @Test("a changed model file gets a new copy", .needsSharedData)
     func changedModel() throws {
         let image = try FaceImage(contentsOfFile: TestData.shared("photos/face_recognition/obama.jpg"))
@@ -103,5 +131,33 @@ struct ShapePredictorCopyTests {
         #expect(one.hasSuffix(".flat") && one != other)
         #expect(FileManager.default.fileExists(atPath: folder.path + "/deeper/facekit"))
         #expect(ModelCache(folder: nil).copyPath(forModelAt: "/models/a.dat") == nil)
+    }
+
+    @Test("the folder is made below HOME or XDG_CACHE_HOME's parent, never a missing HOME, and copies are then off")
+    func folderMadeBelowItsRoot() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = folder.path
+        let model = "/models/shape_predictor_68_face_landmarks.dat"
+        let home = ModelCache.standard(environment: ["HOME": root + "/home"])
+        try FileManager.default.createDirectory(atPath: root + "/home", withIntermediateDirectories: false)
+        #expect(home.copyPath(forModelAt: model)?.hasPrefix(root + "/home/.cache/facekit/") == true)
+        var info = stat()
+        #expect(stat(root + "/home/.cache/facekit", &info) == 0 && info.st_mode & 0o777 == 0o700)
+
+        let missing = ModelCache.standard(environment: ["HOME": root + "/missing/home"])
+        #expect(missing.folder == root + "/missing/home/.cache/facekit")
+        #expect(missing.copyPath(forModelAt: model) == nil)
+        #expect(!FileManager.default.fileExists(atPath: root + "/missing"))
+
+        let xdg = ModelCache.standard(environment: ["XDG_CACHE_HOME": root + "/xdg/", "HOME": root + "/missing"])
+        #expect(xdg.copyPath(forModelAt: model)?.hasPrefix(root + "/xdg/facekit/") == true)
+        let xdgMissing = ModelCache.standard(environment: ["XDG_CACHE_HOME": root + "/gone/cache"])
+        #expect(xdgMissing.copyPath(forModelAt: model) == nil)
+        #expect(!FileManager.default.fileExists(atPath: root + "/gone"))
+
+        let chosen = ModelCache.standard(environment: ["FACEKIT_CACHE_DIR": root + "/chosen/deeper", "HOME": root + "/missing"])
+        #expect(chosen.copyPath(forModelAt: model)?.hasPrefix(root + "/chosen/deeper/") == true)
+        #expect(ModelCache.standard(environment: ["FACEKIT_CACHE_DIR": "", "HOME": root + "/home"]).folder == nil)
     }
 }

@@ -63,17 +63,33 @@ struct FaceTrackerTests {
         #expect(score.unexplainedSwitches.isEmpty, "\(score)")
     }
 
-    @Test("re-identifies by default when the descriptor model is found, and not when it is missing", .needsModels)
-    func automaticReidentification() throws {
+    @Test(
+        "re-identifies by default, and without the descriptor model fails naming it, the folders searched and the fix",
+        .needsModels)
+    func reidentificationByDefault() throws {
         let found = try FaceTracker(options: TrackedVideo.trackingOptions, models: ModelLocator(directory: TestData.models))
         #expect(found.isReidentifying)
-        let missing = ModelLocator(
-            directory: TestData.models, overrides: [.faceDescriptor: "/nonexistent/resnet.dat"])
-        let withoutModel = try FaceTracker(options: TrackedVideo.trackingOptions, models: missing)
-        #expect(!withoutModel.isReidentifying)
-        #expect(throws: FaceKitError.self) {
-            try FaceTracker(options: TrackedVideo.trackingOptions, models: missing, reidentification: .required)
+        #expect(found.reidentificationUnavailableReason == nil)
+        // Every other model given, the descriptor searched for in one empty folder only.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("facekit-no-descriptor-\(getpid())").path
+        var missing = ModelLocator(searchPath: [folder])
+        for model in ModelLocator.Model.allCases where model != .faceDescriptor {
+            missing.overrides[model] = try ModelLocator(directory: TestData.models).path(for: model)
         }
+        #expect {
+            try FaceTracker(options: TrackedVideo.trackingOptions, models: missing)
+        } throws: { error in
+            guard case .modelUnavailable(let name, let reason) = error as? FaceKitError else { return false }
+            return name == ModelLocator.Model.faceDescriptor.rawValue && reason.contains(folder)
+                && reason.contains("scripts/fetch-models") && reason.contains(ModelLocator.userDataFolder)
+        }
+        // Asked for explicitly, the tracker runs without it, and says why.
+        let automatic = try FaceTracker(options: TrackedVideo.trackingOptions, models: missing, reidentification: .automatic)
+        #expect(!automatic.isReidentifying)
+        #expect(automatic.reidentificationUnavailableReason?.contains(ModelLocator.Model.faceDescriptor.rawValue) == true)
+        let off = try FaceTracker(options: TrackedVideo.trackingOptions, models: missing, reidentification: .off)
+        #expect(!off.isReidentifying)
+        #expect(off.reidentificationUnavailableReason == nil)
     }
 
     /// OTB's Girl (128x96): she turns away twice (from frame 86 and from 175) and comes back
