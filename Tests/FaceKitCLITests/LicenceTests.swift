@@ -37,7 +37,8 @@ struct LicenceTests {
         let readme = try Self.text("README.md")
         #expect(readme.contains("Apache License 2.0 (`LICENSE`)"))
         #expect(readme.contains("Swift 6 toolchain") && readme.contains("6.3"))
-        #expect(readme.contains("Debian 12 (bookworm) on x86-64"))
+        #expect(readme.contains("Debian 12 (bookworm) or Debian 13 (trixie) on x86-64"))
+        #expect(readme.contains("arm64 (aarch64)"))
         #expect(readme.contains("non-commercial research only"))
         #expect(readme.contains("`BundledModels/LICENSE-yunet`"))
     }

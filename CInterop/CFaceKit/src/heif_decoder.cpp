@@ -57,6 +57,22 @@ void init_libheif() {
     (void)done;
 }
 
+/// Whether libheif has libaom's AV1 decoder, "aom": built in up to libheif 1.16 (Debian 12), a
+/// plugin package of its own from 1.17 on (Debian 13's libheif-plugin-aomdec, which scripts/setup
+/// installs), so a system may lack it. Asked after heif_init, which loads the plugins.
+bool has_aom_decoder() {
+    static const bool has = [] {
+        const heif_decoder_descriptor *descriptors[32];
+        const int count = heif_get_decoder_descriptors(heif_compression_AV1, descriptors, 32);
+        for (int i = 0; i < count; ++i) {
+            const char *name = heif_decoder_descriptor_get_id_name(descriptors[i]);
+            if (name != nullptr && std::strcmp(name, "aom") == 0) return true;
+        }
+        return false;
+    }();
+    return has;
+}
+
 /// Turns a libheif error into the shim's failure: libheif's own size limit (it refuses images
 /// over 32768 px a side) is "too large", the rest is not an image we can read.
 [[noreturn]] void fail(const heif_error &error, const char *context) {
@@ -108,9 +124,10 @@ cv::Mat fk::HeifImage::decode() const {
     if (options->version >= 2) options->convert_hdr_to_8bit = 1;
     if (options->version >= 3) options->strict_decoding = 1;   // damaged data fails, not half an image
     // AV1: libaom reports damaged data as an error and prints nothing; dav1d, libheif's first
-    // choice, writes to stderr and lets some damage through. libheif falls back to its first
-    // choice when there is no libaom.
-    if (parts_->av1 && options->version >= 4) options->decoder_id = "aom";
+    // choice, writes to stderr and lets some damage through. Without libaom, libheif's own
+    // choice: Debian 12's libheif (1.15) ignores a decoder_id it lacks, Debian 13's refuses the
+    // image ("No decoder with that ID found").
+    if (parts_->av1 && options->version >= 4 && has_aom_decoder()) options->decoder_id = "aom";
     heif_image *decoded = nullptr;
     heif_error error = heif_decode_image(parts_->handle, &decoded, heif_colorspace_RGB,
                                          heif_chroma_interleaved_RGB, options.get());

@@ -9,9 +9,13 @@
 // whole vectors, and the sums take them 8 points at a time, transposed, so that the 8 chains
 // advance side by side in the lanes of one register. The integer steps (interpolation with
 // OpenCV's rounded weights, products, the Scharr derivatives) are exact, so they can be computed
-// in any order: AVX2 for the 15-pixel windows; other windows, or a processor without AVX2, take
-// a plain path that sums each point on its own, the same additions again.
+// in any order: AVX2 for the 15-pixel windows; other windows, a processor without AVX2, or
+// another architecture (arm64: the AVX2 code is compiled on x86 only, FK_X86_KERNELS) take a
+// plain path that sums each point on its own, the same additions again.
 #pragma clang fp contract(off)  // a fused multiply-add rounds differently from OpenCV's mul and add
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=off")  // GCC contracts across statements by default in C++
+#endif
 
 #include "lucas_kanade.hpp"
 
@@ -20,7 +24,14 @@
 #include <cmath>
 #include <cstdint>
 
+// The AVX2 paths exist on x86 only; FK_PORTABLE_KERNELS leaves them out there too (to check the
+// plain path against them).
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(FK_PORTABLE_KERNELS)
+#define FK_X86_KERNELS 1
 #include <immintrin.h>
+#else
+#define FK_X86_KERNELS 0
+#endif
 
 #pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
 
@@ -190,6 +201,7 @@ StepSums step_generic(const cv::Mat &J, int ix, int iy, const Weights &w, int wi
     return sums;
 }
 
+#if FK_X86_KERNELS
 bool has_avx2() {
     static const bool has = __builtin_cpu_supports("avx2");
     return has;
@@ -258,6 +270,8 @@ __attribute__((target("avx2"))) inline __m256i load8(const int16_t *at) {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(at));
 }
 
+#endif  // FK_X86_KERNELS
+
 /// What the 15-pixel paths leave for the sums, per point of a batch: each row's 8 vector-part
 /// values as one vector (lane k of a sum takes elements k and 4 + k; of a step, element c is
 /// lane c of qb0 then qb1), and the 7 scalar-rest values of each row in a row of their own
@@ -273,6 +287,7 @@ struct Elements {
     }
 };
 
+#if FK_X86_KERNELS
 /// window_generic for a window 15 pixels wide (FaceKit's), each row one vector of 16 pixels, its
 /// values for the sums left in `out` for point p (sum_windows_15 adds them). Reads no image pixel
 /// OpenCV's loop does not (x + 15 at most); the derivatives' rows hold 17 pixels, the
@@ -409,6 +424,7 @@ __attribute__((target("avx2"))) void sum_steps_15(const Elements &in, StepSums *
     spread(lane, &StepSums::lane, sums);
     spread(tail, &StepSums::tail, sums);
 }
+#endif  // FK_X86_KERNELS
 
 /// One batch of up to `lanes` points on one pyramid level: LKTrackerInvoker's loop body, point by
 /// point where it decides; in the 15-pixel path, side by side where it sums.
@@ -428,7 +444,9 @@ struct Level {
 
     void run(const cv::Point2f *from, cv::Point2f *to, uchar *status, int count) {
         const cv::Point2f half((width - 1) * 0.5f, (height - 1) * 0.5f);
+#if FK_X86_KERNELS
         const bool fast = width == 15 && has_avx2();
+#endif
         cv::Point2f next[lanes], previous_delta[lanes];
         float A11[lanes], A12[lanes], A22[lanes], D[lanes];
         bool active[lanes] = {};
@@ -450,17 +468,23 @@ struct Level {
             const Weights w(previous.x - ix, previous.y - iy);
             // The bilinear reads take pixels x and x + 1 of rows y and y + 1 of the window.
             const int stride = width + 2;
+#if FK_X86_KERNELS
             if (fast && height == 15 && ix >= 1 && iy >= 1 && ix + 16 < I.cols && iy + 16 < I.rows)
                 scharr_16(I, ix, iy, derivatives.data(), stride);
             else
+#endif
                 scharr(I, ix, iy, width + 1, height + 1, derivatives.data(), stride);
             const Derivatives d{derivatives.data(), 2 * stride};
+#if FK_X86_KERNELS
             if (fast)
                 window_15(I, d, ix, iy, w, height, window(p), elements, p);
             else
+#endif
                 window_sums[p] = window_generic(I, d, ix, iy, w, width, height, chunks, window(p));
         }
+#if FK_X86_KERNELS
         if (fast) sum_windows_15(elements, window_sums);
+#endif
         for (int p = 0; p < count; ++p) {
             if (!active[p]) continue;
             const WindowSums &s = window_sums[p];
@@ -500,13 +524,17 @@ struct Level {
                 }
                 stepped[p] = any = true;
                 const Weights w(next[p].x - ix, next[p].y - iy);
+#if FK_X86_KERNELS
                 if (fast)
                     step_15(J, ix, iy, w, height, window(p), elements, p);
                 else
+#endif
                     step_sums[p] = step_generic(J, ix, iy, w, width, height, chunks, window(p));
             }
             if (!any) break;
+#if FK_X86_KERNELS
             if (fast) sum_steps_15(elements, step_sums);
+#endif
             for (int p = 0; p < count; ++p) {
                 if (!stepped[p]) continue;
                 const StepSums &s = step_sums[p];

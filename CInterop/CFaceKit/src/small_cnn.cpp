@@ -1,7 +1,8 @@
 // Planning and running a small network: each ONNX node becomes a step over numbered tensors,
 // a Relu that is its convolution's only consumer is folded into it, and the convolutions run
 // as a register-blocked product (1x1, or im2col for other kernels) or a direct depthwise 3x3.
-// The kernels are compiled twice, for AVX2 with FMA and for the baseline, and chosen once.
+// The kernels are compiled twice, for AVX2 with FMA and for the baseline, and chosen once; on
+// other architectures (arm64) only the baseline is built, in the architecture's own vectors.
 #include "small_cnn.hpp"
 
 #include <opencv2/core.hpp>
@@ -10,6 +11,13 @@
 #include <cmath>
 #include <cstring>
 #include <utility>
+
+// The AVX2 build of the kernels exists on x86 only; FK_PORTABLE_KERNELS leaves it out there too.
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(FK_PORTABLE_KERNELS)
+#define FK_X86_KERNELS 1
+#else
+#define FK_X86_KERNELS 0
+#endif
 
 #pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
 
@@ -44,6 +52,14 @@ typedef float v8 __attribute__((vector_size(32)));
 // By reference: a vector passed by value would change the baseline build's calling convention.
 [[gnu::always_inline]] inline void load8(v8 &v, const float *p) { std::memcpy(&v, p, sizeof v); }
 [[gnu::always_inline]] inline void store8(float *p, const v8 &v) { std::memcpy(p, &v, sizeof v); }
+/// Each lane clamped at zero (__builtin_elementwise_max is clang's; GCC takes the comparison).
+[[gnu::always_inline]] inline void relu8(v8 &v) {
+#if defined(__clang__)
+    v = __builtin_elementwise_max(v, v8{});
+#else
+    v = v > v8{} ? v : v8{};
+#endif
+}
 
 constexpr int kStrip = 16;  // columns of X a product block covers: two AVX vectors
 constexpr int kChunkColumns = 512;  // output pixels a piece of a convolution covers
@@ -86,8 +102,8 @@ template <int R>
     }
     for (int r = 0; r < R; ++r) {
         if (relu) {
-            sums[r][0] = __builtin_elementwise_max(sums[r][0], v8{});
-            sums[r][1] = __builtin_elementwise_max(sums[r][1], v8{});
+            relu8(sums[r][0]);
+            relu8(sums[r][1]);
         }
         if (width == kStrip) {
             store8(c + r * stride, sums[r][0]);
@@ -200,60 +216,80 @@ template <bool Fused>
                 load8(right, rows[dy] + x + 1);
                 sum += w[3 * dy] * left + w[3 * dy + 1] * middle + w[3 * dy + 2] * right;
             }
-            if (relu) sum = __builtin_elementwise_max(sum, v8{});
+            if (relu) relu8(sum);
             store8(o + x, sum);
             if (x == width - 1 - 8) break;
         }
     }
 }
 
+#if FK_X86_KERNELS
 __attribute__((target("avx2,fma"))) void product_avx2(const float *a, int rows, int depth, const float *x,
                                                       size_t x_stride, int columns, const float *bias, float *c,
                                                       size_t c_stride, bool relu, float *strip) {
     product_body(a, rows, depth, x, x_stride, columns, bias, c, c_stride, relu, strip);
 }
+#endif
 
 void product_baseline(const float *a, int rows, int depth, const float *x, size_t x_stride, int columns,
                       const float *bias, float *c, size_t c_stride, bool relu, float *strip) {
     product_body(a, rows, depth, x, x_stride, columns, bias, c, c_stride, relu, strip);
 }
 
+#if FK_X86_KERNELS
 __attribute__((target("avx2,fma"))) void depthwise_avx2(const float *in, int height, int width, const float *w,
                                                         float bias, bool relu, const float *zeros, float *out) {
     depthwise_body(in, height, width, w, bias, relu, zeros, out);
 }
+#endif
 
 void depthwise_baseline(const float *in, int height, int width, const float *w, float bias, bool relu,
                         const float *zeros, float *out) {
     depthwise_body(in, height, width, w, bias, relu, zeros, out);
 }
 
+#if FK_X86_KERNELS
 __attribute__((target("avx2,fma"))) void max_pool_2x2_avx2(const float *in, int height, int width, float *out) {
     max_pool_2x2_body(in, height, width, out);
 }
+#endif
 
 void max_pool_2x2_baseline(const float *in, int height, int width, float *out) {
     max_pool_2x2_body(in, height, width, out);
 }
 
+#if FK_X86_KERNELS
 bool has_avx2() {
     static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     return has;
 }
+#endif
 
 void product(const float *a, int rows, int depth, const float *x, size_t x_stride, int columns, const float *bias,
              float *c, size_t c_stride, bool relu, float *strip) {
+#if FK_X86_KERNELS
     (has_avx2() ? product_avx2 : product_baseline)(a, rows, depth, x, x_stride, columns, bias, c, c_stride, relu,
                                                    strip);
+#else
+    product_baseline(a, rows, depth, x, x_stride, columns, bias, c, c_stride, relu, strip);
+#endif
 }
 
 void depthwise(const float *in, int height, int width, const float *w, float bias, bool relu, const float *zeros,
                float *out) {
+#if FK_X86_KERNELS
     (has_avx2() ? depthwise_avx2 : depthwise_baseline)(in, height, width, w, bias, relu, zeros, out);
+#else
+    depthwise_baseline(in, height, width, w, bias, relu, zeros, out);
+#endif
 }
 
 void max_pool_2x2(const float *in, int height, int width, float *out) {
+#if FK_X86_KERNELS
     (has_avx2() ? max_pool_2x2_avx2 : max_pool_2x2_baseline)(in, height, width, out);
+#else
+    max_pool_2x2_baseline(in, height, width, out);
+#endif
 }
 
 /// Unfolds what output rows [first_row, end_row) see of one group's input channels into

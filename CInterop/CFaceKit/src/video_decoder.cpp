@@ -237,7 +237,15 @@ void video_decoder::read_stream_info() {
     if (format_->duration_estimation_method != AVFMT_DURATION_FROM_PTS && start_ms > 0 && start_ms < ms) ms -= start_ms;
     duration_ms_ = ms;
     // Rotation metadata, applied as OpenCV applies it: quarter and half turns only.
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 30, 100)
+    // FFmpeg 6.1 on: the stream's side data is its parameters' (av_stream_get_side_data is
+    // deprecated, and gone in FFmpeg 8).
+    const AVPacketSideData *side_data = av_packet_side_data_get(
+        stream->codecpar->coded_side_data, stream->codecpar->nb_coded_side_data, AV_PKT_DATA_DISPLAYMATRIX);
+    const uint8_t *matrix = side_data != nullptr ? side_data->data : nullptr;
+#else
     const uint8_t *matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nullptr);
+#endif
     if (matrix != nullptr) {
         const double degrees = av_display_rotation_get(reinterpret_cast<const int32_t *>(matrix));
         int angle = std::isfinite(degrees) ? int(std::lround(degrees)) : 0;

@@ -142,11 +142,20 @@ AVCodecID codec_for(const AVOutputFormat *container, const char *fourcc) {
 /// 4:2:0 as every lossy encoder takes it, full-range where the encoder offers it (Motion JPEG,
 /// which refuses limited range as non-standard), else the encoder's first.
 AVPixelFormat pixel_format_for(const AVCodec *encoder) {
-    if (encoder->pix_fmts == nullptr) return AV_PIX_FMT_YUV420P;
+    const AVPixelFormat *formats = nullptr;
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(61, 13, 100)
+    // FFmpeg 7.1 asks for the encoder's formats instead of AVCodec.pix_fmts (deprecated there).
+    const void *supported = nullptr;
+    if (avcodec_get_supported_config(nullptr, encoder, AV_CODEC_CONFIG_PIX_FORMAT, 0, &supported, nullptr) >= 0)
+        formats = static_cast<const AVPixelFormat *>(supported);
+#else
+    formats = encoder->pix_fmts;
+#endif
+    if (formats == nullptr) return AV_PIX_FMT_YUV420P;
     for (const AVPixelFormat wanted : {AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUV420P})
-        for (const AVPixelFormat *format = encoder->pix_fmts; *format != AV_PIX_FMT_NONE; ++format)
+        for (const AVPixelFormat *format = formats; *format != AV_PIX_FMT_NONE; ++format)
             if (*format == wanted) return wanted;
-    return encoder->pix_fmts[0];
+    return formats[0];
 }
 
 /// The rate as a fraction, exact to 0.001 (29.97 is 2997/100), as OpenCV's writer makes it.

@@ -46,7 +46,10 @@ struct VideoReaderTests {
     func variableFrameRate() throws {
         // crossing.mp4's frames re-timed: 25 fps for 20 frames, then 25/3. FFmpeg hands out the
         // last frames while draining the decoder, when OpenCV guesses their times from an average
-        // rate (frames 38 and 39 read 2812 and 2886 ms after 2840 before).
+        // rate (frames 38 and 39 read 2812 and 2886 ms after 2840 before). Without an edit list:
+        // FFmpeg 7.1's ffmpeg leaves the last frame without a duration and ends the MP4's edit list
+        // where it starts, so that FFmpeg (and ffprobe) present 39 frames of the file, on 5.1 and 7.1
+        // alike; FFmpeg 5.1's gives it one.
         let path = NSTemporaryDirectory() + "facekit-vfr-\(UUID().uuidString).mp4"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let crossing = TestData.repository.appendingPathComponent("TestVideos/crossing.mp4").path
@@ -54,7 +57,7 @@ struct VideoReaderTests {
         ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         ffmpeg.arguments = [
             "-v", "error", "-nostdin", "-y", "-i", crossing, "-frames:v", "40", "-vf",
-            "setpts='if(lt(N,20),N/25/TB,(20+(N-20)*3)/25/TB)'", "-fps_mode", "vfr", "-an", path,
+            "setpts='if(lt(N,20),N/25/TB,(20+(N-20)*3)/25/TB)'", "-fps_mode", "vfr", "-an", "-use_editlist", "0", path,
         ]
         try ffmpeg.run()
         ffmpeg.waitUntilExit()
