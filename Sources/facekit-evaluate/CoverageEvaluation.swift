@@ -6,9 +6,12 @@ import Foundation
 /// Whether every face a person would point at is found: group photos turned by any angle,
 /// closed- and open-eyed faces, portraits, close-ups cut by the frame (``CoverageSets``).
 ///
-/// The detector runs once per photo at a low score (`--floor`), looking at every face upright as
-/// well; every detection is kept with both scores, so that any threshold and rule can be scored
-/// afterwards without running it again (`--records` keeps them in a file). The default threshold is then chosen by leave-one-set-out:
+/// The detector runs once per photo as FaceKit does at `--score`, but keeps every face from the
+/// second look's floor (0.3) up, each looked at upright; every detection is kept with both
+/// scores, so that other thresholds and rules can be scored afterwards without running it again
+/// (`--records` keeps them in a file). How far the search goes (the close-up and turned passes
+/// run when the upright search finds no face at the minimum) is that of `--score`'s run, so the
+/// sweep's other thresholds are approximate. The default threshold is then chosen by leave-one-set-out:
 /// for each set, the threshold that does best on the other sets is reported on it.
 struct CoverageEvaluation: ParsableCommand {
     static var configuration: CommandConfiguration {
@@ -28,7 +31,6 @@ struct CoverageEvaluation: ParsableCommand {
         [
             DevelopmentData.argument(\.data),
             .option("score", \.chosenScore, valueName: "score", help: "The threshold the tables are printed at (default: FaceKit's, 0.85 with --before)."),
-            .option("floor", \.floor, valueName: "score", help: "The lowest score recorded (for the sweep)."),
             .option("rule", \.ruleScore, valueName: "score", help: "Which score the tables threshold: yunet, upright, mean or maximum."),
             .flag("before", \.before, help: "Measure the search before turned and close-up passes (upright, score 0.85)."),
             .option("write", \.write, valueName: "dir", help: "Write the photos and truth.csv to this folder instead."),
@@ -40,7 +42,6 @@ struct CoverageEvaluation: ParsableCommand {
     var chosenScore: Double?
     /// The threshold of the tables: `--score`, or FaceKit's default now (0.85 before).
     var score: Double { chosenScore ?? (before ? 0.85 : FaceDetectorOptions.defaultMinDetectionScore) }
-    var floor = 0.3
     var ruleScore = Rule.Score.maximum
     var before = false
     var write: String?
@@ -102,7 +103,9 @@ struct CoverageEvaluation: ParsableCommand {
     func measure(_ samples: [CoverageSets.Sample]) throws -> [Record] {
         var options = FaceDetectorOptions()
         options.classificationMode = .all
-        options.minDetectionScore = before ? score : floor
+        // The product's threshold (it decides how far the search goes); every face from the
+        // second look's floor up is recorded (`lookingAtAll`).
+        options.minDetectionScore = score
         options.orientationMode = before ? .upright : .any
         let detector = try FaceDetector(options: options, models: DevelopmentData.models)
         let search = before ? FaceSearch(orientation: .upright, closeUps: false, secondLook: false) : nil
@@ -225,7 +228,7 @@ struct CoverageEvaluation: ParsableCommand {
             })
         guard !before else { return }
         print("\nThreshold sweep (all sets; F1 over faces):\n")
-        let thresholds = stride(from: floor, through: 0.9, by: 0.05).map { ($0 * 100).rounded() / 100 }
+        let thresholds = stride(from: FaceSearch.secondLookFloor, through: 0.9, by: 0.05).map { ($0 * 100).rounded() / 100 }
         printTable(
             ["rule"] + Self.header + ["F1"],
             Rule.Score.allCases.flatMap { kind in

@@ -183,8 +183,9 @@ public final class FaceDetector: Sendable {
 
     /// ``analyse(_:search:)``'s faces with the search's own score of each and its score seen
     /// upright (``FaceFinder/uprightScore(in:seedBox:roll:)``): the second look a search takes at
-    /// faces below the minimum score, or with `lookingAtAll` (for the tools' measurements) at
-    /// every face; `nil` where none was taken.
+    /// faces below the minimum score; `nil` where none was taken. With `lookingAtAll` (for the
+    /// tools' measurements) every face the search keeps for a second look is returned, looked at
+    /// upright, whatever its scores.
     ///
     /// A face's ``Face/detectionScore`` is the search's score, or for a face the search scored
     /// below the minimum and a second look kept, its score seen upright.
@@ -202,7 +203,7 @@ public final class FaceDetector: Sendable {
                 upright = try finder.uprightScore(in: image, seedBox: candidate.seedBox, roll: atan2(Double(axis.y), Double(axis.x)))
             }
             let score = candidate.score >= minimum ? candidate.score : max(candidate.score, upright ?? 0)
-            guard score >= minimum else { continue }
+            guard score >= minimum || lookingAtAll else { continue }
             let face = try face(
                 frame: image.fullSizeBox(candidate.frame), shape: shape, classifiedAs: shape, detectionScore: score,
                 image: image)

@@ -101,6 +101,16 @@ package struct SearchPlan: Equatable, Sendable {
             scale: min(Self.maximumUpscale, Self.closeUpShortSide / short), isMirrored: false)
     }
 
+    /// A coarse look at the whole image, at half the finest level's scale (within one tile):
+    /// a quarter of the pixels, where faces twice the smallest wanted are as wide as the
+    /// smallest are in the search. The finder looks so at the turned image before searching it.
+    func probePass(imageWidth: Int, imageHeight: Int, options: FaceDetectorOptions) -> SearchPass {
+        let width = Double(imageWidth), height = Double(imageHeight)
+        let finest = finestScale(width: width, height: height, smallestBox: options.smallestFaceBox(imageWidth: imageWidth))
+        let scale = min(finest / 2, Self.tileSide / max(width, height, 1))
+        return SearchPass(region: CGRect(x: 0, y: 0, width: width, height: height), scale: scale, isMirrored: false)
+    }
+
     /// The scale at which the smallest wanted face box (`smallestBox` pixels wide in the image)
     /// is ``smallestFace`` wide, within the bounds. Safe for any minFaceSize: a tiny or
     /// non-finite box gives the largest scale allowed.

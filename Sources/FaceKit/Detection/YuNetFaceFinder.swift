@@ -62,27 +62,29 @@ final class YuNetFaceFinder: FaceFinder {
         return (seedBox, atan2(Double(axis.y), Double(axis.x)))
     }
 
-    /// YuNet's own faces, merged over every pass, best first: the regular passes, a close-up
-    /// pass if `search` asks, and each of them in the image turned by every quarter turn as well
-    /// when it asks for any orientation.
+    /// YuNet's own faces, merged over every pass, best first.
+    ///
+    /// The regular passes search upright. Where they leave room for more, the search goes on:
+    /// when they find no face at the minimum score, a close-up pass (if `search` asks) and, for
+    /// any orientation, every pass again in the image turned by each quarter turn; when they find
+    /// faces but one of them lies beyond ``lyingRoll`` (by its eyes' keypoints), the regular
+    /// passes turned; when none scores ``sureUprightScore``, the regular passes of each turn in
+    /// which a coarse look (``SearchPlan/probePass(imageWidth:imageHeight:options:)``) shows a
+    /// face of its own or scores one of them better. A photo of clearly upright faces, the common case, costs the upright
+    /// search alone.
     func detections(in image: FaceImage, search: FaceSearch) throws(FaceKitError)
         -> [NativeYuNet.Face]
     {
         let regular = plan.passes(imageWidth: image.width, imageHeight: image.height, options: options)
         let coarsest = regular.map(\.scale).min() ?? 0
         let closeUp = search.closeUps ? plan.closeUpPass(imageWidth: image.width, imageHeight: image.height) : nil
-        let turns = search.orientation == .any ? 0..<4 : 0..<1
-        let passes = turns.flatMap { turns in
-            (regular + (closeUp.map { [$0] } ?? [])).map { pass in
-                var pass = pass
-                pass.quarterTurns = turns
-                return pass
-            }
-        }
         let smallestCloseUp = SearchPlan.closeUpSmallestFace * Double(min(image.width, image.height))
-        var found: [NativeYuNet.Face] = []
         let minimumScore = minimumScore(for: search)
-        for pass in passes {
+        var passCount = 0
+        func run(_ pass: SearchPass, turns: Int) throws(FaceKitError) -> [NativeYuNet.Face] {
+            var pass = pass
+            pass.quarterTurns = turns
+            passCount += 1
             var faces: [NativeYuNet.Face]
             if plan.mirrored {
                 let floor = MirrorFusion.passThreshold(for: minimumScore)
@@ -96,19 +98,45 @@ final class YuNetFaceFinder: FaceFinder {
             }
             // A face too large for this level's share of the pyramid is the coarser level's to
             // find: large non-faces (a dog's head) scored above the threshold only when searched
-            // finer than the plan intends.
+            // finer than the plan intends. The close-up pass is for large faces only.
             if pass.region == closeUp?.region {
                 faces.removeAll { Self.uprightWidth(of: $0) < smallestCloseUp }
             } else if pass.scale > coarsest {
                 faces.removeAll { Self.uprightWidth(of: $0) * pass.scale >= plan.largestFaceOfLevel }
             }
-            found += faces
+            return faces
+        }
+        var found: [NativeYuNet.Face] = []
+        for pass in regular { found += try run(pass, turns: 0) }
+        let confident = found.filter { $0.score >= options.minDetectionScore }
+        let farther = confident.isEmpty ? (closeUp.map { [$0] } ?? []) : []
+        for pass in farther { found += try run(pass, turns: 0) }
+        if search.orientation == .any {
+            let lying = found.contains { abs(Self.keypointRoll(of: $0)) > Self.lyingRoll }
+            let sure = confident.contains { $0.score >= Self.sureUprightScore }
+            let probe = plan.probePass(imageWidth: image.width, imageHeight: image.height, options: options)
+            for turns in 1..<4 where lying || !sure {
+                // Faces found upright, none surely so: a turn is searched in full only where a
+                // coarse look at it shows a face of its own, or one found upright scoring better
+                // (a face on its side that YuNet also took for upright).
+                if !confident.isEmpty && !lying {
+                    let glimpse = try run(probe, turns: turns).filter { face in
+                        face.score >= Self.probeScore
+                            && !confident.contains {
+                                $0.score >= face.score
+                                    && BoxOverlap.intersectionOverUnion($0.box, face.box) > Self.maximumOverlap
+                            }
+                    }
+                    guard !glimpse.isEmpty else { continue }
+                }
+                for pass in regular + farther { found += try run(pass, turns: turns) }
+            }
         }
         // Far below the smallest face asked for: specks (a 6 px "face" in a 480 px photo at
         // minFaceSize 0.05), never the faces the search is for.
         let smallestBox = options.smallestFaceBox(imageWidth: image.width) * Self.smallestShareOfMinimum
         found.removeAll { Self.uprightWidth(of: $0) < smallestBox }
-        guard passes.count > 1 else { return found }
+        guard passCount > 1 else { return found }
         let kept = NonMaximumSuppression.kept(
             scores: found.map(\.score), boxes: found.map(\.box), maximumOverlap: Self.maximumOverlap
         ).map { found[$0] }
@@ -134,6 +162,27 @@ final class YuNetFaceFinder: FaceFinder {
             if !nested { kept.append(face) }
         }
         return kept
+    }
+
+    /// The score at which a coarse look at a turned image (``SearchPlan/probePass(imageWidth:imageHeight:options:)``)
+    /// shows a face worth searching that turn for in full.
+    static let probeScore = 0.5
+
+    /// The score above which the upright search has surely seen a face upright, and the photo
+    /// needs no turned search: YuNet scores an upright face it sees clearly above 0.9, and a face
+    /// turned over that it takes for upright (a head on its side, upside down) at 0.8 to 0.9.
+    static let sureUprightScore = 0.9
+
+    /// Roll, in degrees, beyond which a face the upright search found is taken as lying (its
+    /// neighbours may be lying too, where the upright search sees nothing): YuNet, trained on
+    /// upright faces, finds faces up to about this far rolled.
+    static let lyingRoll = 45.0
+
+    /// The angle of a face's eye line by YuNet's keypoints, in degrees, clockwise on screen; in
+    /// the image's frame, whatever pass found it.
+    static func keypointRoll(of face: NativeYuNet.Face) -> Double {
+        let axis = face.keypoints[1] - face.keypoints[0]
+        return atan2(Double(axis.y), Double(axis.x)) * 180 / .pi
     }
 
     /// The width of a face's box as the face stands upright (a quarter-turned face's box is

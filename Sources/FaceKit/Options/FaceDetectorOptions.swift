@@ -27,8 +27,9 @@ public struct FaceDetectorOptions: Sendable, Equatable {
         /// search.
         case upright
         /// Faces at any roll: lying on either side or upside down (a photo turned, a person
-        /// lying down) as well as upright. The image is also searched turned by each quarter
-        /// turn, and every face is measured from an upright view of it.
+        /// lying down) as well as upright. Where the upright search leaves doubt (no face, one
+        /// lying, or none clearly upright), the image is searched again turned by each quarter
+        /// turn; every face is measured from an upright view of it.
         case any
     }
 
@@ -55,7 +56,8 @@ public struct FaceDetectorOptions: Sendable, Equatable {
     public var minFaceSize: Double = FaceDetectorOptions.defaultMinFaceSize
     /// Which way up faces are searched for. Not in ML Kit, which reads a rotation passed with
     /// the image instead. `.any` (the default) finds a face whatever its roll, at the cost of
-    /// more network passes (docs/benchmarks.md); video tracking searches upright faces only.
+    /// more network passes where the upright search leaves doubt (docs/benchmarks.md); video
+    /// tracking searches upright faces only.
     public var orientationMode: OrientationMode = .any
     /// Gives each face a ``Face/trackingID`` that persists across consecutive frames.
     public var isTrackingEnabled: Bool = false
