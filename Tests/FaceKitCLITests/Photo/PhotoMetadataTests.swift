@@ -59,4 +59,25 @@ struct PhotoMetadataTests {
     func isoTime(date: String, subseconds: String?, offset: String?, expected: String?) {
         #expect(ExifFields.isoTime(date: date, subseconds: subseconds, offset: offset) == expected)
     }
+
+    @Test("analyze writes the upright size and capture time in every row of a photo", .needsModels, .needsSharedData)
+    func analyzeColumns() throws {
+        let obama = TestData.shared("photos/face_recognition/obama.jpg")
+        let turned = TestData.fixture("astronaut-portrait-exif6.jpg")
+        // 4912 px wide: decoded at half size for the search; the size written is still the file's.
+        let large = TestData.shared("photos/compreface/001_A.jpg")
+        try TestSupport.withTemporaryFolder { folder in
+            // Odd sides, which a reduced decode rounds up (4101 / 2 is 2051, times 2 is 4102).
+            let odd = folder + "/odd.jpg"
+            try TestSupport.ffmpeg(["-i", TestData.fixture("astronaut-3072x1536.jpg"), "-vf", "scale=4101:2051", odd])
+            let run = TestSupport.analyze([obama, turned, large, odd])
+            #expect(run.status == 0, "\(run.stderr)")
+            let rows = run.stdoutLines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            #expect(
+                Array(NSOrderedSet(array: rows.map { Array($0[22...24]).map(String.init) })) as? [[String]] == [
+                    ["910", "1137", "2012-12-06T15:46:01.00"], ["400", "512", ""], ["4912", "7360", ""],
+                    ["4101", "2051", ""],
+                ])
+        }
+    }
 }
