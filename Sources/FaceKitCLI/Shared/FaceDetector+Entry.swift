@@ -27,7 +27,15 @@ extension FaceDetector {
             }
             return .success((found.faces, image))
         } catch {
-            return .failure(FailedInput(description: error.description))
+            return .failure(FailedInput(description: error.description + Self.videoHint(entry.path, error)))
         }
+    }
+
+    /// What to add to the message of a video given to `analyze`: that `track` reads it.
+    static func videoHint(_ path: String, _ error: FaceKitError) -> String {
+        guard case .notAnImage = error, ImageFileWalker.hasExtension(path, in: ImageFileWalker.videoExtensions) else {
+            return ""
+        }
+        return "; it is named as a video: run facekit track \(ResumeHint.shellWord(path))"
     }
 }

@@ -72,4 +72,15 @@ struct EveryInputRowTests {
             #expect(faces.map(\.source) == [Self.twoPeople, Self.twoPeople])
         }
     }
+
+    @Test("a video given to analyze fails with a row and a line that point to track")
+    func videoPointsToTrack() throws {
+        let clip = TestData.repository.appendingPathComponent("TestVideos/crossing.mp4").path
+        let run = TestSupport.analyze([clip])
+        #expect(run.status == 1)
+        let reason = "not a readable image: unknown format or corrupt data; "
+            + "it is named as a video: run facekit track \(clip)"
+        #expect(run.stderrLines == ["facekit: \(clip): \(reason)"])
+        #expect(run.stdoutLines.dropFirst() == ["\(clip),,,failed" + String(repeating: ",", count: 22) + reason])
+    }
 }
