@@ -98,6 +98,10 @@ extension FaceTracker {
             try? emitDescribed(waiting: true)
             return (framesAnalysed, video.failureMessage(error, kept: kept))
         }
+        if framesAnalysed == 0, !video.endedEarly {
+            return (0, video.noFrameChosenMessage(
+                sampler: sampler, framesRead: frames.framesRead, lastTimestampMs: frames.previousTimestampMs))
+        }
         return (framesAnalysed, frames.passedEnd ? nil : video.incompleteReadingMessage(kept: kept))
     }
 

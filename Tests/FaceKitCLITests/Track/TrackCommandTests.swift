@@ -250,4 +250,15 @@ struct TrackCommandTests {
         }
         #expect(rows.allSatisfy { $0[22] == "640" && $0[23] == "360" }, "the frame's size")
     }
+
+    @Test("--start beyond the video's end analyses nothing, and says so in a line and a row, exit 1", .needsModels)
+    func startBeyondEnd() throws {
+        let run = Self.track(["--start", "60", Self.crossing])
+        #expect(run.status == 1)
+        let reason = "no frame analysed: its last frame is at 4.96 s, before --start 60"
+        #expect(run.stderrLines == ["facekit: \(Self.crossing): \(reason)"])
+        // The reason holds a comma: its cell is quoted.
+        #expect(
+            run.stdoutLines.dropFirst() == ["\(Self.crossing),,,failed" + String(repeating: ",", count: 22) + "\"\(reason)\""])
+    }
 }
