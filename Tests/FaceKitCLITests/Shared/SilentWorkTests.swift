@@ -19,9 +19,14 @@ struct SilentWorkTests {
             ),
         ])
     func resumeHint(arguments: [String], command: String, withoutSummary: Bool) {
-        let line = ResumeHint.line(arguments: arguments)
+        let line = ResumeHint.line(arguments: arguments, program: "facekit")
         #expect(line.hasPrefix("facekit: interrupted; to continue where it stopped, run: " + command))
         #expect(line.hasSuffix("(without --summary, which --resume cannot continue)") == withoutSummary, "\(line)")
+        // Run by its path, the program is named as it was run, which a shell runs again.
+        let built = ResumeHint.line(arguments: arguments, program: ".build/release/facekit")
+        #expect(built.hasPrefix("facekit: interrupted; to continue where it stopped, run: .build/release/" + command))
+        let spaced = ResumeHint.line(arguments: arguments, program: "/opt/face kit/facekit")
+        #expect(spaced.contains("run: '/opt/face kit/facekit' " + command.dropFirst("facekit ".count)), "\(spaced)")
     }
 
     /// Starts the built facekit in `folder`, sends it SIGINT once `ready()` holds, and returns
@@ -58,15 +63,17 @@ struct SilentWorkTests {
         ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").count >= 2
     }
 
-    /// Runs the command an interrupted run printed, with the built facekit for `facekit`.
+    /// Runs the command an interrupted run printed, as printed: it names the built facekit by
+    /// the path it was run as.
     static func runHint(_ stderr: String, in folder: String) throws -> TestSupport.Run {
-        let marker = "to continue where it stopped, run: facekit "
+        let executable = try #require(TestSupport.executable)
+        let marker = "to continue where it stopped, run: " + ResumeHint.shellWord(executable) + " "
         let line = try #require(stderr.split(separator: "\n").last.map(String.init), "nothing on stderr")
-        let range = try #require(line.range(of: marker), "no resume hint: \(stderr)")
+        let range = try #require(line.range(of: marker), "no resume hint naming \(executable): \(stderr)")
         var command = String(line[range.upperBound...])
         if let note = command.range(of: "   (without") { command = String(command[..<note.lowerBound]) }
-        let executable = try #require(TestSupport.executable)
-        return try TestSupport.runProcess("/bin/sh", ["-c", "'\(executable)' " + command], in: folder, killedAfter: 600)
+        return try TestSupport.runProcess(
+            "/bin/sh", ["-c", ResumeHint.shellWord(executable) + " " + command], in: folder, killedAfter: 600)
     }
 
     @Test("analyze --output stopped by SIGINT ends with the command that continues it, and that command does", .needsModels)
@@ -84,7 +91,8 @@ struct SilentWorkTests {
             #expect(stopped.reason == .uncaughtSignal && stopped.status == SIGINT, "\(stopped)")
             let last = stopped.stderr.split(separator: "\n").last.map(String.init) ?? ""
             let expected =
-                "facekit: interrupted; to continue where it stopped, run: facekit analyze --resume --model-dir "
+                "facekit: interrupted; to continue where it stopped, run: \(ResumeHint.shellWord(TestSupport.executable!)) "
+                + "analyze --resume --model-dir "
                 + TestSupport.modelDirectory! + " --jobs 1 --output results/faces.csv 'my photos'"
             #expect(last == expected, "\(stopped.stderr)")
             let resumed = try Self.runHint(stopped.stderr, in: folder)
@@ -110,7 +118,8 @@ struct SilentWorkTests {
             #expect(stopped.reason == .uncaughtSignal && stopped.status == SIGINT, "\(stopped)")
             let last = stopped.stderr.split(separator: "\n").last.map(String.init) ?? ""
             let expected =
-                "facekit: interrupted; to continue where it stopped, run: facekit track --resume --model-dir "
+                "facekit: interrupted; to continue where it stopped, run: \(ResumeHint.shellWord(TestSupport.executable!)) "
+                + "track --resume --model-dir "
                 + TestSupport.modelDirectory! + " --output tracks.csv videos   (without --summary, which --resume "
                 + "cannot continue)"
             #expect(last == expected, "\(stopped.stderr)")
