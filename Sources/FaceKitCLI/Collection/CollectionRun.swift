@@ -95,7 +95,14 @@ final class CollectionRun<Settings: JournalSettings> {
     /// Continues the interrupted run's journal, or starts a new one, checkpointing at most once
     /// per `checkpointInterval`; the tally the interrupted run had reached (zero for a fresh run).
     func start(checkpointInterval: Duration) throws(OutputError) -> CollectionTally {
-        guard let file = destination?.resumable else { return CollectionTally() }
+        guard let file = destination?.resumable else {
+            // Written as it comes (standard output, a device, a pipe): nothing to continue, but
+            // a Ctrl-C still says what it left and how a run can be continued.
+            if !arguments.isEmpty {
+                InterruptCleanup.announce(ResumeHint.unresumableLine(toStandardOutput: destination == nil))
+            }
+            return CollectionTally()
+        }
         // From here on a Ctrl-C leaves a partial file and journal that --resume continues.
         if !arguments.isEmpty { InterruptCleanup.announce(ResumeHint.line(arguments: arguments, program: program)) }
         if case .resume(_, let checkpoint, let journalLength) = plan {

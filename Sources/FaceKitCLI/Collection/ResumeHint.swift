@@ -37,6 +37,14 @@ enum ResumeHint {
             + (droppedSummary ? "   (without --summary, which --resume cannot continue)" : "")
     }
 
+    /// The line a run that cannot be continued ends with when interrupted: one written to
+    /// standard output (`> faces.csv`) or, `toStandardOutput` false, to a device or named pipe.
+    static func unresumableLine(toStandardOutput: Bool) -> String {
+        "facekit: interrupted; the rows not yet written to " + (toStandardOutput ? "standard output" : "the output")
+            + " are lost, and its last row may be cut short; a run written with --output <file> "
+            + "can be continued where it stopped, with --resume"
+    }
+
     /// `word` as a shell reads it back: as it is when it has only characters no shell treats
     /// specially, else in single quotes (a quote inside written `'\''`).
     static func shellWord(_ word: String) -> String {

@@ -31,9 +31,9 @@ struct SilentWorkTests {
 
     /// Starts the built facekit in `folder`, sends it SIGINT once `ready()` holds, and returns
     /// how it ended and its standard error.
-    static func interrupt(_ arguments: [String], in folder: String, when ready: () -> Bool) throws
-        -> (reason: Process.TerminationReason, status: Int32, stderr: String)
-    {
+    static func interrupt(
+        _ arguments: [String], in folder: String, standardOutput: String? = nil, when ready: () -> Bool
+    ) throws -> (reason: Process.TerminationReason, status: Int32, stderr: String) {
         let process = Process()
         // The test runner may ignore SIGINT, which its children would inherit (and facekit keeps
         // a signal it was started ignoring ignored, as nohup asks): env restores the default.
@@ -42,7 +42,12 @@ struct SilentWorkTests {
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         let err = Pipe()
         process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
+        if let standardOutput {
+            FileManager.default.createFile(atPath: standardOutput, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: standardOutput))
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
         try process.run()
         let deadline = Date().addingTimeInterval(120)
         while !ready() && process.isRunning && Date() < deadline { usleep(20_000) }
@@ -99,6 +104,33 @@ struct SilentWorkTests {
             #expect(resumed.status == 0, "\(resumed.stderr)")
             let rows = try String(contentsOfFile: folder + "/" + output, encoding: .utf8).split(separator: "\n")
             #expect(rows.count == 401)
+        }
+    }
+
+    @Test("analyze to standard output stopped by SIGINT says what it left and how a run can be continued", .needsModels)
+    func standardOutputInterrupted() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: false)
+            for index in 0..<400 {
+                try FileManager.default.createSymbolicLink(
+                    atPath: folder + "/photos/\(1000 + index).png", withDestinationPath: TestSupport.astronaut)
+            }
+            // As README's `> faces.csv`; long rows (the 68 points), so that the first 64 KB are
+            // written out well before the end.
+            let table = folder + "/faces.csv"
+            let stopped = try Self.interrupt(
+                ["analyze", "--model-dir", TestSupport.modelDirectory!, "--jobs", "1", "--points68", "photos"],
+                in: folder, standardOutput: table,
+                when: { ((try? FileManager.default.attributesOfItem(atPath: table)[.size] as? Int) ?? 0) > 0 })
+            #expect(stopped.reason == .uncaughtSignal && stopped.status == SIGINT, "\(stopped)")
+            #expect(
+                stopped.stderr.split(separator: "\n").last.map(String.init)
+                    == "facekit: interrupted; the rows not yet written to standard output are lost, and its last row "
+                    + "may be cut short; a run written with --output <file> can be continued where it stopped, "
+                    + "with --resume",
+                "\(stopped.stderr)")
+            let rows = try String(contentsOfFile: table, encoding: .utf8).split(separator: "\n")
+            #expect(rows.count >= 3 && rows.count < 401, "stopped part way: \(rows.count) lines")
         }
     }
 
