@@ -1,6 +1,7 @@
 extension ParsableCommand {
     /// Runs the command line `arguments` (without the program name) with this command as the
-    /// root, and returns the exit status: 0 success, 1 runtime failure, 64 usage error. Both
+    /// root, the program run as `program` (the root command's name when `nil`), and returns the
+    /// exit status: 0 success, 1 runtime failure, 64 usage error. Both
     /// outputs are flushed before it returns.
     ///
     /// Help, `--version` and `--generate-completion-script` are answered on `stdout`; a usage
@@ -15,6 +16,7 @@ extension ParsableCommand {
     @discardableResult
     public static func main(
         arguments: [String],
+        program: String? = nil,
         stdout: any TextOutput = FileDescriptorOutput.standardOutput(),
         stderr: any TextOutput = FileDescriptorOutput.standardError()
     ) -> Int32 {
@@ -42,7 +44,9 @@ extension ParsableCommand {
             return ExitStatus.success.rawValue
         case .run(let command, let path):
             do {
-                let status = try command.run(CommandContext(stdout: stdout, stderr: stderr, arguments: arguments)).rawValue
+                let status = try command.run(CommandContext(
+                        stdout: stdout, stderr: stderr, arguments: arguments,
+                        program: program ?? configuration.commandName)).rawValue
                 stdout.flush()
                 if let output = stdout as? FileDescriptorOutput, output.errorNumber != 0 {
                     stderr.write(

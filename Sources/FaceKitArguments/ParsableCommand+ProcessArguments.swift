@@ -18,7 +18,26 @@ extension ParsableCommand {
     /// exit(FaceKitCommand.main(arguments: FaceKitCommand.processArguments()))
     /// ```
     public static func processArguments() -> [String] {
-        (1..<Int(CommandLine.argc)).compactMap { index in
+        Array(processArgumentsWithProgram().dropFirst())
+    }
+
+    /// The program as this process was run, for commands that messages give: `argv[0]` when it
+    /// names a path (`.build/release/facekit`, `./facekit`), else the root command's name (run
+    /// from the PATH, where `argv[0]` is the bare name).
+    ///
+    /// ```swift
+    /// FaceKitCommand.processProgram()   // ".build/release/facekit" when run as that
+    /// ```
+    public static func processProgram() -> String {
+        guard let program = processArgumentsWithProgram().first, program.contains("/") else {
+            return configuration.commandName
+        }
+        return program
+    }
+
+    /// `argv`, program name first, each argument's bytes kept as ``processArguments()`` says.
+    private static func processArgumentsWithProgram() -> [String] {
+        (0..<Int(CommandLine.argc)).compactMap { index in
             CommandLine.unsafeArgv[index].map { argument in
                 FilePathEncoding.string(
                     fromPathBytes: UnsafeRawBufferPointer(start: argument, count: strlen(argument)))

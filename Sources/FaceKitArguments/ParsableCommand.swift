@@ -75,11 +75,15 @@ public struct CommandContext {
     /// The command line without the program name (`["analyze", "--output", "x.csv", "photos/"]`),
     /// for messages that tell how to run it again; empty when a test builds the context.
     public var arguments: [String]
+    /// The program as it was run (`.build/release/facekit`, or `facekit` from the PATH), for
+    /// messages that give a command to run.
+    public var program: String
 
-    public init(stdout: any TextOutput, stderr: any TextOutput, arguments: [String] = []) {
+    public init(stdout: any TextOutput, stderr: any TextOutput, arguments: [String] = [], program: String = "facekit") {
         self.stdout = stdout
         self.stderr = stderr
         self.arguments = arguments
+        self.program = program
     }
 }
 

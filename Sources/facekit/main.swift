@@ -2,4 +2,4 @@ import FaceKitArguments
 import FaceKitCLI
 import Foundation
 
-exit(FaceKitCommand.main(arguments: FaceKitCommand.processArguments()))
+exit(FaceKitCommand.main(arguments: FaceKitCommand.processArguments(), program: FaceKitCommand.processProgram()))

@@ -81,6 +81,11 @@ struct ArgumentParsingTests {
             (["analyze", "--mode", "slow", "a.jpg"], "--mode"),
             (["analyze", "--format", "xml", "a.jpg"], "--format"),
             (["analyze", "--max-pixels", "0", "a.jpg"], "--max-pixels"),
+            (["analyze", "--model-dir", "/nonexistent/models", "a.jpg"], "--model-dir"),
+            (["track", "--model-dir", "/nonexistent/models", "a.mp4"], "--model-dir"),
+            (["group", "--model-dir", "/nonexistent/models", "--output", "people", "a.jpg"], "--model-dir"),
+            (["annotate", "--model-dir", "/nonexistent/models", "--output", "drawn", "a.jpg"], "--model-dir"),
+            (["report", "--model-dir", "/nonexistent/models", "--output", "site", "a.jpg"], "--model-dir"),
             (["analyze", "--max-pixels", "many", "a.jpg"], "--max-pixels"),
             (["analyze", "--bogus", "a.jpg"], "--bogus"),
             (["analyze", "-x", "a.jpg"], "-x"),
@@ -101,6 +106,22 @@ struct ArgumentParsingTests {
         #expect(lines.first?.hasPrefix("Error: ") == true)
         #expect(lines.first?.contains(named) == true, "\(lines.first ?? "")")
         #expect(lines.dropFirst().first?.hasPrefix("Usage: facekit") == true)
+    }
+
+    @Test("a --model-dir that is not a folder is refused, saying why, rather than passed over")
+    func modelDirectoryMustBeAFolder() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let file = try TestSupport.makeFile(folder, "models.txt")
+            let missing = TestSupport.run(["analyze", "--model-dir", folder + "/modles", TestSupport.astronaut])
+            #expect(missing.status == 64)
+            #expect(
+                missing.stderrLines.first
+                    == "Error: The value '\(folder)/modles' is invalid for '--model-dir <dir>': no such folder "
+                    + "(the models are looked for there before the usual places)")
+            let notFolder = TestSupport.run(["analyze", "--model-dir", file, TestSupport.astronaut])
+            #expect(notFolder.status == 64)
+            #expect(notFolder.stderrLines.first?.contains("it is a file, not a folder") == true, "\(notFolder.stderr)")
+        }
     }
 
     @Test("--contours is a valid analyze option with JSON Lines output")

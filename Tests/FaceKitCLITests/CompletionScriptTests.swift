@@ -88,7 +88,7 @@ struct CompletionScriptTests {
             let start = try #require(text.range(of: "\n_facekit_\(command)() {\n"), "\(command)")
             let rest = text[start.upperBound...]
             let body = rest[..<(rest.range(of: "\n}\n")?.lowerBound ?? rest.endIndex)]
-            let named = Set(body.matches(of: /'(--[a-z-]+)[=\[]|,(--[a-z-]+)\}/).map { String($0.1 ?? $0.2!) })
+            let named = Set(body.matches(of: /'(--[a-z0-9-]+)[=\[]|,(--[a-z0-9-]+)\}/).map { String($0.1 ?? $0.2!) })
             #expect(named == Set(options), "\(command)")
         }
     }
@@ -99,7 +99,7 @@ struct CompletionScriptTests {
         for (command, options) in Self.visibleOptions {
             #expect(lines.contains { $0.contains("_facekit_needs_subcommand -a \(command) ") }, "\(command)")
             let named = lines.filter { $0.contains("'__facekit_using_subcommand \(command)'") }
-                .compactMap { $0.firstMatch(of: /\s-l ([a-z-]+)/).map { "--" + $0.1 } }
+                .compactMap { $0.firstMatch(of: /\s-l ([a-z0-9-]+)/).map { "--" + $0.1 } }
             #expect(Set(named) == Set(options), "\(command)")
         }
     }

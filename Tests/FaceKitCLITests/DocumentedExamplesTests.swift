@@ -29,8 +29,8 @@ struct DocumentedExamplesTests {
     }
 
     /// Makes the inputs the block names in `folder`, as links to the development data: the
-    /// photos of five named people, one of their photos, the Hamilton clip, and known people
-    /// in both of the layouts `--known` takes (a photo per person, a folder per person).
+    /// photos of five named people, one of their photos, the Hamilton clip, known people in both
+    /// of the layouts `--known` takes (a photo per person, a folder per person), and `models/`.
     static func stageInputs(in folder: String) throws {
         let files = FileManager.default
         func link(_ name: String, to data: String) throws {
@@ -45,6 +45,8 @@ struct DocumentedExamplesTests {
         try link("known/Lin-Manuel Miranda.png", to: "video/hamilton-cast/lin-manuel-miranda.png")
         try link("known/Alex Lacamoire.png", to: "video/hamilton-cast/alex-lacamoire.png")
         try link("known/Barack Obama", to: "photos/identities/train/obama")
+        // The folder "models kept somewhere else" names, which --model-dir requires to be there.
+        try files.createSymbolicLink(atPath: folder + "/models", withDestinationPath: TestData.models)
     }
 
     /// Every `sh` block of `text`, as its lines.

@@ -18,7 +18,7 @@ struct SameTrackIDsTests {
     static func trackRows() throws -> [(frame: Int, id: Int, x: Double)] {
         let run = TrackCommandTests.track(["--quiet", clip])
         try #require(run.status == 0, "\(run.stderr)")
-        return TrackCommandTests.rows(run).map { ($0[1].isEmpty ? -1 : Int($0[1])!, Int($0[4])!, Double($0[5])!) }
+        return TrackCommandTests.rows(run).map { ($0[1].isEmpty ? -1 : Int($0[1])!, Int($0[5])!, Double($0[6])!) }
     }
 
     @Test("track numbers the clip's people 0 to 5 with no gap, Miranda's two shots one ID")

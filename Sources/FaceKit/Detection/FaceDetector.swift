@@ -296,6 +296,7 @@ public final class FaceDetector: Sendable {
         var face = Face(
             frame: frame, headEulerAngleX: angles.x, headEulerAngleY: angles.y, headEulerAngleZ: angles.z,
             detectionScore: detectionScore)
+        face.points68 = shape.points.map { Self.isInPicture($0, frame: frame, imageSize: image.fullSize) ? $0 : nil }
         if options.landmarkMode == .all {
             face.landmarks = LandmarkConstruction.landmarks(from: shape, yawDegrees: angles.y).filter {
                 Self.isInPicture($0.position, frame: frame, imageSize: image.fullSize)

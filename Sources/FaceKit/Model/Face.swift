@@ -55,6 +55,16 @@ public struct Face: Sendable, Equatable {
     /// How good a shot of the face this is, in 0-1 (``FaceQuality``): for picking a person's or a
     /// track's best shot. Not in ML Kit.
     public var quality: Double
+    /// dlib's 68 points that every landmark, contour and angle is built from, in iBUG 300-W order
+    /// (0-16 the jaw line, 36-41 the subject's right eye, ...: docs/landmarks-and-contours.md), in
+    /// pixels of the upright image; `nil` for a point outside the picture, as a landmark there is
+    /// left out. Empty for a face made by hand. Not in ML Kit.
+    public var points68: [CGPoint?] = []
+    /// For a video frame's face that ``FaceTracker`` followed into the frame by optical flow
+    /// rather than found with the detector: the share, 0.5-1, of the points it follows that the
+    /// flow brought back (``detectionScore`` is then its last detection's). `nil` for a face the
+    /// detector found in this frame, and for every face of a still photo. Not in ML Kit.
+    public var followedPointShare: Double?
 
     public init(
         frame: CGRect, headEulerAngleX: Double = 0, headEulerAngleY: Double = 0,

@@ -26,6 +26,9 @@ enum FaceFollower {
         /// The box the 68-point model starts from (``FaceCandidate/seedBox``).
         var seedBox: CGRect
         var detectionScore: Double
+        /// The share of the followed points the flow brought back into this frame; `nil` when the
+        /// detector found the face in it.
+        var followedShare: Double? = nil
     }
 
     /// Largest forward-backward error, as a fraction of the seed box's width, for a point to
@@ -81,6 +84,8 @@ enum FaceFollower {
         var frame: CGRect
         var seedBox: CGRect
         var points: [(index: Int, position: CGPoint)]
+        /// The share of the followed points that came back (at least ``minimumFollowedShare``).
+        var share: Double
     }
 
     /// The face that `motion` carried from `previous`, with `shape` placed from the motion's seed
@@ -91,7 +96,9 @@ enum FaceFollower {
         let disagreement =
             motion.points.map { shape.points[$0.index].distance(to: $0.position) }.reduce(0, +) / Double(motion.points.count)
         guard disagreement <= maximumShapeDisagreement * shape.interOcularDistance else { return nil }
-        return State(shape: shape, frame: motion.frame, seedBox: motion.seedBox, detectionScore: previous.detectionScore)
+        return State(
+            shape: shape, frame: motion.frame, seedBox: motion.seedBox, detectionScore: previous.detectionScore,
+            followedShare: motion.share)
     }
 
     /// How the flow moved `previous` into the current frame, without placing its points again;
@@ -127,7 +134,8 @@ enum FaceFollower {
         let seedBox = moved(previous.seedBox)
         guard seedBox.intersects(CGRect(x: 0, y: 0, width: image.width, height: image.height)) else { return nil }
         return Motion(
-            frame: moved(previous.frame), seedBox: seedBox, points: good.map { (followedIndices[$0], followed[$0].position) })
+            frame: moved(previous.frame), seedBox: seedBox, points: good.map { (followedIndices[$0], followed[$0].position) },
+            share: Double(good.count) / Double(followed.count))
     }
 
     private static func median(_ values: [Double]) -> Double? {

@@ -78,6 +78,7 @@ struct FaceReporter: Sendable {
         var face = try detector.face(
             frame: box, shape: shape, classifiedAs: state.shape, detectionScore: state.detectionScore, image: image)
         face.trackingID = id
+        face.followedPointShare = state.followedShare
         if detector.options.classificationMode == .all {
             eyeClassifiers[id, default: VideoEyeClassifier()].refine(&face, shape: state.shape, timestampMs: timestampMs)
         }

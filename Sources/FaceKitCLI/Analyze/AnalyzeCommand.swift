@@ -2,10 +2,11 @@ import Foundation
 import FaceKit
 import FaceKitArguments
 
-/// `facekit analyze`: finds faces in still images and writes one CSV row or JSON object per face.
+/// `facekit analyze`: finds faces in still images and writes one CSV row or JSON object per face,
+/// and one for each image without a face and each input that failed (``FacelessRecord``).
 ///
 /// Inputs that fail (missing, unreadable, not an image, too large) are reported on standard
-/// error, one line each, and skipped; the rest are still written. Exit status 1 if any input
+/// error, one line each, and get a `failed` row; the rest are still written. Exit status 1 if any input
 /// failed, 0 otherwise, 64 for a wrong command line. Folders are walked lazily, in the order of
 /// ``ImageFileWalker``; `--shard K/N` takes one contiguous share of that order
 /// (``CollectionShard``); with `--output`, rows go to `FILE.partial` with checkpoints in
@@ -19,11 +20,11 @@ struct AnalyzeCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "analyze",
-            abstract: "Find faces in still images and write one row per face.",
+            abstract: "Find faces in still images and write one row per face (and one per image without a face).",
             discussion: """
                 Folders are searched recursively for files named .jpg, .jpeg, .jpe, .png, .bmp, .dib, \
                 .tif, .tiff, .webp, .heic, .heif, .hif or .avif, in path order. A file that cannot be \
-                analysed is reported on standard error and skipped; the exit status is then 1. With --output, an interrupted \
+                analysed is reported on standard error and gets a row with status failed; the exit status is then 1. With --output, an interrupted \
                 run can be continued with --resume; --shard splits a collection between machines.
                 """)
     }
@@ -116,7 +117,7 @@ struct AnalyzeCommand: ParsableCommand {
             format: format,
             columns: FaceRecordColumns(
                 landmarks: detection.landmarks, contours: detection.contours, descriptors: people.descriptors,
-                people: known != nil))
+                people: known != nil, points68: collection.points68))
 
         let count = showProgress && inputs.count == nil ? BackgroundWalkCount(paths: paths) : nil
         defer { count?.cancel() }
@@ -125,7 +126,7 @@ struct AnalyzeCommand: ParsableCommand {
             output: context.stderr, enabled: showProgress, total: { knownCount ?? count?.total }, resumedFrom: resumed)
         let maxPixels = self.maxPixels
         let queue = OrderedWorkQueue(workers: detectors, window: 4 * jobs) {
-            (detector: FaceDetector, entry: ImageFileWalker.Entry) in detector.faces(of: entry, maxPixels: maxPixels)
+            (detector: FaceDetector, entry: ImageFileWalker.Entry) in detector.photo(of: entry, maxPixels: maxPixels)
         }
         var deliveredThisRun = 0
         var stoppedByHook = false
@@ -137,12 +138,15 @@ struct AnalyzeCommand: ParsableCommand {
             }
         ) { _, entry, result in
             switch result {
-            case .success(let faces):
+            case .success(let (faces, image)):
                 for (faceIndex, face) in faces.enumerated() {
-                    writer.write(FaceRecord(source: entry.path, index: faceIndex, face: face, person: known?.match(face)))
+                    writer.write(
+                        FaceRecord(source: entry.path, index: faceIndex, face: face, person: known?.match(face), image: image))
                 }
+                if faces.isEmpty { writer.write(FacelessRecord(source: entry.path, status: .noFace, image: image)) }
                 progress.record(faces: faces.count, failed: false)
             case .failure(let failure):
+                writer.write(FacelessRecord.failed(entry.path, message: failure.description))
                 progress.interrupt { context.stderr.writeDiagnostic(failure.description) }
                 progress.record(faces: 0, failed: true)
             }

@@ -49,12 +49,14 @@ struct AnnotationTarget: Equatable {
     /// makes it one FaceKit encodes).
     var imageFormat: String { Self.fileExtension(relativeOutput) ?? "jpg" }
 
-    /// The targets for one command-line path: the path itself, or the images found in a folder
-    /// (as `facekit analyze` finds them) except those inside the output folder, which are earlier
-    /// runs' copies. A folder that cannot be read comes back as a failure.
+    /// The targets for one command-line path: the path itself, or the images and videos found in
+    /// a folder (as `facekit group` finds them: analyze's images, track's videos) except those
+    /// inside the output folder, which are earlier runs' copies. A folder that cannot be read
+    /// comes back as a failure.
     static func expand(_ path: String, outputFolder: String) -> [Result<AnnotationTarget, FailedInput>] {
         let folder = ImageFileWalker.folderIdentity(path) != nil
-        let entries = ImageFileWalker.expand(path)
+        let entries = Array(
+            ImageFileWalker(paths: [path], extensions: ImageFileWalker.imageExtensions.union(videoExtensions)))
         let outputPrefix = resolvingLinks(outputFolder) + "/"
         return entries.compactMap { entry in
             if let failure = entry.failureDescription { return .failure(FailedInput(description: failure)) }

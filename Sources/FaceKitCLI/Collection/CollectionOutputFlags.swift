@@ -1,7 +1,8 @@
 import FaceKitArguments
 
 /// The flags of the commands that write one row per face over a collection (`analyze`, `track`):
-/// the format, the output file, `--resume` and `--shard`, defined and checked once.
+/// the format, the 68 points' columns, the output file, `--resume` and `--shard`, defined and
+/// checked once.
 ///
 /// ```swift
 /// var output = CollectionOutputFlags()
@@ -11,6 +12,8 @@ import FaceKitArguments
 /// ```
 struct CollectionOutputFlags: Sendable {
     var format: OutputFormat = .csv
+    /// `--points68`: dlib's 68 points in the table.
+    var points68 = false
     var output: String?
     var resume = false
     var shard: String?
@@ -26,6 +29,9 @@ struct CollectionOutputFlags: Sendable {
             .option(
                 "format", group.appending(path: \.format), valueName: "format",
                 help: "Write one CSV row or one JSON object per face."),
+            .flag(
+                "points68", group.appending(path: \.points68),
+                help: "Add dlib's 68 points: CSV columns x_0 ... x_67, y_0 ... y_67, or a points68 array in JSON Lines."),
             .option(
                 "output", group.appending(path: \.output), valueName: "file",
                 help: "Write to this file, replaced only once complete, instead of standard output."),

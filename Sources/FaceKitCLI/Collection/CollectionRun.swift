@@ -35,16 +35,19 @@ final class CollectionRun<Settings: JournalSettings> {
     /// Where the rows go: the output, or standard output.
     let rows: any TextOutput
     private let settings: Settings
-    /// The command line, for the line an interrupted run ends with (``ResumeHint``).
+    /// The command line and the program as it was run, for the line an interrupted run ends
+    /// with (``ResumeHint``).
     private let arguments: [String]
+    private let program: String
     /// Set by ``start(checkpointInterval:)`` when the output is a journalled file.
     private(set) var checkpointer: CollectionCheckpointer?
 
     private init(
         destination: CollectionOutput?, plan: ResumePlan<Settings>, inputs: CollectionInputs, rows: any TextOutput,
-        settings: Settings, arguments: [String]
+        settings: Settings, arguments: [String], program: String
     ) {
         self.arguments = arguments
+        self.program = program
         self.destination = destination
         self.plan = plan
         self.inputs = inputs
@@ -79,7 +82,7 @@ final class CollectionRun<Settings: JournalSettings> {
                 paths: paths, extensions: extensions, shard: flags.collectionShard, resuming: resuming)
             return CollectionRun(
                 destination: destination, plan: plan, inputs: inputs, rows: destination?.rows ?? context.stdout,
-                settings: settings, arguments: context.arguments)
+                settings: settings, arguments: context.arguments, program: context.program)
         } catch {
             file?.close()
             throw error
@@ -92,9 +95,16 @@ final class CollectionRun<Settings: JournalSettings> {
     /// Continues the interrupted run's journal, or starts a new one, checkpointing at most once
     /// per `checkpointInterval`; the tally the interrupted run had reached (zero for a fresh run).
     func start(checkpointInterval: Duration) throws(OutputError) -> CollectionTally {
-        guard let file = destination?.resumable else { return CollectionTally() }
+        guard let file = destination?.resumable else {
+            // Written as it comes (standard output, a device, a pipe): nothing to continue, but
+            // a Ctrl-C still says what it left and how a run can be continued.
+            if !arguments.isEmpty {
+                InterruptCleanup.announce(ResumeHint.unresumableLine(toStandardOutput: destination == nil))
+            }
+            return CollectionTally()
+        }
         // From here on a Ctrl-C leaves a partial file and journal that --resume continues.
-        if !arguments.isEmpty { InterruptCleanup.announce(ResumeHint.line(arguments: arguments)) }
+        if !arguments.isEmpty { InterruptCleanup.announce(ResumeHint.line(arguments: arguments, program: program)) }
         if case .resume(_, let checkpoint, let journalLength) = plan {
             try file.resume(atByte: checkpoint.bytes, journalLength: journalLength)
             checkpointer = CollectionCheckpointer(

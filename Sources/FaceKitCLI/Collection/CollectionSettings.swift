@@ -1,7 +1,7 @@
 import FaceKitArguments
 
 /// The settings every collection command (`analyze`, `track`) records in its journal: the
-/// version and table layout, the format, the detection options both commands share, the people
+/// version and table layout, the format, the 68 points, the detection options both commands share, the people
 /// options, the shard and the paths. A command's own settings come beside them
 /// (``RecordedSettings``), in the same JSON object.
 struct CollectionSettings: Codable, Equatable, Sendable {
@@ -9,6 +9,8 @@ struct CollectionSettings: Codable, Equatable, Sendable {
     var format: String
     var mode: String
     var landmarks: Bool
+    /// `--points68`; absent without it (and in journals written before it existed).
+    var points68: Bool?
     var classify: Bool
     var minFaceSize: Double
     /// `--descriptors`; absent in journals written before descriptors existed.
@@ -27,7 +29,7 @@ extension CollectionSettings {
     init(output: CollectionOutputFlags, detection: DetectionFlags, people: PeopleFlags, paths: [String]) {
         self.init(
             facekitVersion: FaceKitCommand.version, format: output.format.rawValue, mode: detection.mode.rawValue,
-            landmarks: detection.landmarks, classify: detection.classify, minFaceSize: detection.minFaceSize,
+            landmarks: detection.landmarks, points68: output.points68 ? true : nil, classify: detection.classify, minFaceSize: detection.minFaceSize,
             descriptors: people.descriptors, known: people.known,
             knownTolerance: people.known.map { _ in people.knownTolerance }, shard: output.collectionShard?.description,
             paths: paths)
@@ -53,6 +55,7 @@ extension CollectionSettings {
             ("format", "--format \(format)"),
             ("mode", "--mode \(mode)"),
             ("landmarks", Self.flagPhrase("landmarks", landmarks)),
+            ("points68", Self.flagPhrase("points68", points68 ?? false)),
         ]
         phrases += detection
         phrases.append(("classify", Self.flagPhrase("classify", classify)))

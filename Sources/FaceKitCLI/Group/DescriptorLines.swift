@@ -38,6 +38,8 @@ enum DescriptorLines {
             }
             do throws(LineProblem) {
                 contents.faces.append(try face(fromLine: Data(bytes)))
+            } catch .noFace {
+                // A photo without a face, or one that failed: nobody to group.
             } catch .noDescriptorKey where contents.faces.isEmpty {
                 throw FailedInput(
                     description: "\(shown): line \(number) has no descriptor: "
@@ -91,6 +93,8 @@ enum DescriptorLines {
     /// Why a line is not a face.
     enum LineProblem: Error, CustomStringConvertible {
         case notJSON
+        /// The line of an image without a face, or of an input that failed (`status`).
+        case noFace
         case missing(String)
         case noDescriptorKey
         case badDescriptor
@@ -99,6 +103,7 @@ enum DescriptorLines {
         var description: String {
             switch self {
             case .notJSON: "not a JSON object"
+            case .noFace: "no face"
             case .missing(let key): "no valid \"\(key)\""
             case .noDescriptorKey: "no \"descriptor\" (analysed without --descriptors)"
             case .badDescriptor:
@@ -111,6 +116,7 @@ enum DescriptorLines {
     /// The face of one line of analyze's JSON Lines.
     static func face(fromLine line: Data) throws(LineProblem) -> GroupedFace {
         guard let object = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] else { throw .notJSON }
+        if let status = object["status"] as? String, !RowStatus.holdsFace(status) { throw .noFace }
         guard let sourceText = object["source"] as? String else { throw .missing("source") }
         guard let index = integer(object["face"]) else { throw .missing("face") }
         guard let box = object["box"] as? [String: Any], let x = number(box["x"]), let y = number(box["y"]),
@@ -134,6 +140,9 @@ enum DescriptorLines {
             }
         }
         face.trackingID = integer(object["tracking_id"])
+        if object["status"] as? String == RowStatus.followed.rawValue {
+            face.followedPointShare = number(object["confidence"])
+        }
         if let quality = object["quality"], !(quality is NSNull) {
             guard let value = number(quality), (0...1).contains(value) else { throw .badQuality }
             face.quality = value
@@ -159,8 +168,12 @@ enum DescriptorLines {
         }
         let source = FilePathEncoding.string(fromPathBytes: FilePathEncoding.pathBytes(fromText: sourceText))
         let frame = integer(object["frame"])
+        let image = ImageFacts(
+            width: integer(object["image_width"]), height: integer(object["image_height"]),
+            captureTime: object["capture_time"] as? String)
         let record = FaceRecord(
-            source: source, frame: frame, timestampMilliseconds: number(object["timestamp_ms"]), index: index, face: face)
+            source: source, frame: frame, timestampMilliseconds: number(object["timestamp_ms"]), index: index, face: face,
+            image: image)
         return GroupedFace(record: record, firstFrame: frame, lastFrame: frame)
     }
 

@@ -56,13 +56,13 @@ final class GroupAnalysis {
     private func addPhotos(_ entries: [ImageFileWalker.Entry]) throws {
         let maxPixels = command.workers.maxPixels
         let queue = OrderedWorkQueue(workers: try detectors(), window: 4 * command.workers.jobs) {
-            (detector: FaceDetector, entry: ImageFileWalker.Entry) in detector.faces(of: entry, maxPixels: maxPixels)
+            (detector: FaceDetector, entry: ImageFileWalker.Entry) in detector.photo(of: entry, maxPixels: maxPixels)
         }
         queue.run(inputs: entries) { _, entry, result in
             switch result {
-            case .success(let found):
+            case .success(let (found, image)):
                 for (index, face) in found.enumerated() {
-                    faces.append(GroupedFace(record: FaceRecord(source: entry.path, index: index, face: face)))
+                    faces.append(GroupedFace(record: FaceRecord(source: entry.path, index: index, face: face, image: image)))
                 }
                 progress.record(faces: found.count, failed: false)
             case .failure(let failure):

@@ -32,7 +32,8 @@ struct LiveTrack {
         var written = TrackRows(
             writer: command.collection.format.writer(
                 columns: FaceRecordColumns(
-                    landmarks: command.detection.landmarks, descriptors: command.people.descriptors, people: false),
+                    landmarks: command.detection.landmarks, descriptors: command.people.descriptors, people: false,
+                    points68: command.collection.points68),
                 output: rows),
             summary: summaryFile != nil, countsBlinks: command.detection.classify, namesPeople: false)
         written.writer.writeHeader()
@@ -46,7 +47,9 @@ struct LiveTrack {
             tally: &tally, progress: progress, kept: "rows"
         ) { frame, image, analyse throws(FaceKitError) in
             guard analyse else { return }
-            for record in try tracker.records(of: frame, image: image, source: source.name) { written.write(record) }
+            let records = try tracker.records(of: frame, image: image, source: source.name)
+            for record in records { written.write(record) }
+            if records.isEmpty { written.write(FaceTracker.faceless(frame, source: source.name)) }
             rows.flush()
         }
         (tally.faces, tally.tracks) = written.takeCounts()

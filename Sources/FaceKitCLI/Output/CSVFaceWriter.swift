@@ -2,32 +2,40 @@ import FaceKit
 import Foundation
 import FaceKitArguments
 
-/// The CSV table of docs/mlkit-semantics.md: one row per face, LF line ends, RFC 4180 quoting.
+/// The CSV table of docs/cli.md: one row per face, and one for each image or analysed video frame
+/// without a face and each input that failed, so that every input has a row; LF line ends, RFC
+/// 4180 quoting.
 ///
-/// An empty cell means "not computed": no frame for a still image, no tracking ID without
-/// tracking, an absent probability or landmark. Why a probability is absent is in the column
-/// named after it with `_absent` (`not_requested`, `eye_not_visible`, ...: the reasons JSON Lines
-/// gives under `absent`), empty when it is present.
+/// `status` says what a row is (``RowStatus``: `detected`, `followed`, `no_face`, `failed`). An
+/// empty cell means "not computed": no frame for a still image, no tracking ID without tracking,
+/// an absent probability or landmark, no face at all in a `no_face` or `failed` row. Why a
+/// probability is absent is in the column named after it with `_absent` (`not_requested`,
+/// `eye_not_visible`, ...: the reasons JSON Lines gives under `absent`), empty when it is present.
 ///
 /// ```
-/// source,frame,timestamp_ms,face,tracking_id,x,y,width,height,detection_score,head_euler_x,...
-/// photos/a.jpg,,,0,,120.5,88,210,210,0.9312,-3.1,12.25,0.5,,,,not_requested,not_requested,not_requested,0.7312
+/// source,frame,timestamp_ms,status,face,tracking_id,x,y,width,height,detection_score,confidence,head_euler_x,...
+/// photos/a.jpg,,,detected,0,,120.5,88,210,210,0.9312,0.9312,-3.1,12.25,0.5,,,,not_requested,not_requested,not_requested,0.7312,640,480,2012-12-06T15:46:01,
+/// photos/b.jpg,,,no_face,,,,,,,,,,,,,,,,,,,640,480,,
 /// ```
 struct CSVFaceWriter: FaceRecordWriter {
     static let fixedColumns = [
-        "source", "frame", "timestamp_ms", "face", "tracking_id", "x", "y", "width", "height", "detection_score",
-        "head_euler_x", "head_euler_y", "head_euler_z",
+        "source", "frame", "timestamp_ms", "status", "face", "tracking_id", "x", "y", "width", "height",
+        "detection_score", "confidence", "head_euler_x", "head_euler_y", "head_euler_z",
         "smiling_probability", "left_eye_open_probability", "right_eye_open_probability",
         "smiling_probability_absent", "left_eye_open_probability_absent", "right_eye_open_probability_absent",
-        "quality",
+        "quality", "image_width", "image_height", "capture_time", "failure",
     ]
     /// The revision of the table's columns, which the journal of `--output` records so that a run
     /// interrupted before a change of columns is not continued with rows of another width: 2
-    /// added the `_absent` columns (and left the video keys out of photos' JSON Lines).
-    static let tableLayout = 2
+    /// added the `_absent` columns (and left the video keys out of photos' JSON Lines); 3 added
+    /// a row for every input (`status`, `failure`), `confidence`, the image's size and capture
+    /// time.
+    static let tableLayout = 3
     /// With `--known`: the name of the nearest known person within the tolerance (empty when no
     /// one is), and the distance to the nearest known person.
     static let personColumns = ["person", "person_distance"]
+    /// With `--points68`: dlib's 68 points as OpenFace names them, every x, then every y.
+    static let points68Columns = (0..<68).map { "x_\($0)" } + (0..<68).map { "y_\($0)" }
 
     let columns: FaceRecordColumns
     let output: any TextOutput
@@ -38,13 +46,14 @@ struct CSVFaceWriter: FaceRecordWriter {
     }
 
     /// The column names; `person,person_distance` follow only with known people, then landmark
-    /// columns `<type>_x,<type>_y` only with landmarks.
+    /// columns `<type>_x,<type>_y` only with landmarks, then `x_0`...`y_67` only with the 68 points.
     static func header(columns: FaceRecordColumns) -> [String] {
         var header = fixedColumns
         if columns.people { header += personColumns }
         if columns.landmarks {
             header += FaceLandmark.LandmarkType.allCases.flatMap { ["\($0.snakeCaseName)_x", "\($0.snakeCaseName)_y"] }
         }
+        if columns.points68 { header += points68Columns }
         return header
     }
 
@@ -56,6 +65,7 @@ struct CSVFaceWriter: FaceRecordWriter {
             FilePathEncoding.text(record.source),
             record.frame.map(String.init) ?? "",
             text(record.timestampMilliseconds, NumberFormat.timestamp),
+            record.status.rawValue,
             String(record.index),
             face.trackingID.map(String.init) ?? "",
             text(Double(face.frame.origin.x), NumberFormat.coordinate),
@@ -63,6 +73,7 @@ struct CSVFaceWriter: FaceRecordWriter {
             text(Double(face.frame.size.width), NumberFormat.coordinate),
             text(Double(face.frame.size.height), NumberFormat.coordinate),
             text(face.detectionScore, NumberFormat.probability),
+            text(record.confidence, NumberFormat.probability),
             text(face.headEulerAngleX, NumberFormat.angle),
             text(face.headEulerAngleY, NumberFormat.angle),
             text(face.headEulerAngleZ, NumberFormat.angle),
@@ -72,6 +83,7 @@ struct CSVFaceWriter: FaceRecordWriter {
         ]
         cells += Face.Probability.allCases.map { face.absenceReason($0)?.rawValue ?? "" }
         cells.append(text(face.quality, NumberFormat.probability))
+        cells += imageCells(record.image) + [""]
         if columns.people {
             cells.append(record.person?.name ?? "")
             cells.append(text(record.person?.distance, NumberFormat.probability))
@@ -83,7 +95,31 @@ struct CSVFaceWriter: FaceRecordWriter {
                 cells.append(text(position.map { Double($0.y) }, NumberFormat.coordinate))
             }
         }
+        if columns.points68 {
+            let points = face.points68.count == 68 ? face.points68 : Array(repeating: nil, count: 68)
+            cells += points.map { text($0.map { Double($0.x) }, NumberFormat.coordinate) }
+            cells += points.map { text($0.map { Double($0.y) }, NumberFormat.coordinate) }
+        }
         return cells
+    }
+
+    /// The cells of a row without a face: its source, frame and time, status, image and failure,
+    /// every face cell empty.
+    static func cells(for record: FacelessRecord, columns: FaceRecordColumns) -> [String] {
+        var cells = header(columns: columns).map { _ in "" }
+        cells[0] = FilePathEncoding.text(record.source)
+        cells[1] = record.frame.map(String.init) ?? ""
+        cells[2] = record.timestampMilliseconds.flatMap(NumberFormat.timestamp) ?? ""
+        cells[3] = record.status.rawValue
+        let image = fixedColumns.firstIndex(of: "image_width")!
+        cells.replaceSubrange(image..<image + 3, with: imageCells(record.image))
+        cells[image + 3] = record.failure.map { FilePathEncoding.text($0) } ?? ""
+        return cells
+    }
+
+    /// `image_width`, `image_height` and `capture_time`.
+    static func imageCells(_ image: ImageFacts) -> [String] {
+        [image.width.map(String.init) ?? "", image.height.map(String.init) ?? "", image.captureTime ?? ""]
     }
 
     /// `field` quoted per RFC 4180 when it holds a comma, a double quote, CR or LF.
@@ -101,6 +137,7 @@ struct CSVFaceWriter: FaceRecordWriter {
 
     func writeHeader() { output.write(Self.line(Self.header(columns: columns))) }
     func write(_ record: FaceRecord) { output.write(Self.line(Self.cells(for: record, columns: columns))) }
+    func write(_ record: FacelessRecord) { output.write(Self.line(Self.cells(for: record, columns: columns))) }
 }
 
 extension String {

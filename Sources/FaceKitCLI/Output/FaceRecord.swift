@@ -14,6 +14,15 @@ struct FaceRecord {
     var face: Face
     /// Who the face is among the known people (`--known`), when it has a descriptor.
     var person: KnownPeople.Match?
+    /// The image or frame the face is in: its size, and when a photo was taken.
+    var image = ImageFacts()
+
+    /// `detected`, or `followed` for a video frame's face carried there by optical flow.
+    var status: RowStatus { face.followedPointShare == nil ? .detected : .followed }
+
+    /// How sure this frame is of the face: its detection score where the detector found it, the
+    /// share of its points the optical flow brought back where it was followed.
+    var confidence: Double { face.followedPointShare ?? face.detectionScore }
 }
 
 /// What an output table contains besides the fixed columns.
@@ -26,12 +35,16 @@ struct FaceRecordColumns: Equatable, Sendable {
     var descriptors = false
     /// Adds `person` and `person_distance` (`--known`).
     var people = false
+    /// Adds dlib's 68 points (`--points68`).
+    var points68 = false
 }
 
-/// Writes face records in one output format; ``writeHeader()`` once, then any number of records.
+/// Writes the rows of one output format; ``writeHeader()`` once, then any number of rows.
 protocol FaceRecordWriter {
     func writeHeader()
     func write(_ record: FaceRecord)
+    /// The row of an image or frame without a face, or of an input that failed.
+    func write(_ record: FacelessRecord)
 }
 
 /// The output formats of `facekit analyze --format`.

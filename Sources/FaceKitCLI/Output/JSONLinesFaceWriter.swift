@@ -2,20 +2,30 @@ import FaceKit
 import Foundation
 import FaceKitArguments
 
-/// JSON Lines: one object per face, keys always in the same order, numbers rounded as in the CSV.
+/// JSON Lines: one object per face, and one for each image or analysed video frame without a face
+/// and each input that failed; keys always in the same order, numbers rounded as in the CSV.
 ///
 /// ```json
-/// {"source":"a.jpg","face":0,
-///  "box":{"x":120.5,"y":88,"width":210,"height":210},"detection_score":0.9312,"head_euler":{"x":-3.1,"y":12.25,"z":0.5},
+/// {"source":"a.jpg","status":"detected","face":0,
+///  "box":{"x":120.5,"y":88,"width":210,"height":210},"detection_score":0.9312,"confidence":0.9312,
+///  "head_euler":{"x":-3.1,"y":12.25,"z":0.5},
 ///  "smiling_probability":null,"left_eye_open_probability":null,"right_eye_open_probability":null,
-///  "absent":{"smiling_probability":"not_requested",...},"quality":0.7312}
+///  "absent":{"smiling_probability":"not_requested",...},"quality":0.7312,
+///  "image_width":640,"image_height":480,"capture_time":"2012-12-06T15:46:01"}
+/// {"source":"b.jpg","status":"no_face","image_width":640,"image_height":480}
+/// {"source":"c.jpg","status":"failed","failure":"not a readable image: empty file"}
 /// ```
-/// (one line in the output). `frame`, `timestamp_ms` and `tracking_id` come only with a video's
-/// frames (after `source`, and after `face`). `absent` names the reason for each absent probability whose reason
-/// is known (and for an absent descriptor, under `descriptor`); `quality` (``FaceQuality``)
-/// follows it; `descriptor` (128 numbers, or `null`) appears only with descriptors requested,
-/// `person` and `person_distance` only with known people; `landmarks` (all 10 keys, `null` when absent) appears only with landmarks requested;
-/// `contours` (the contours this face has, `{}` when none) only with contours requested.
+/// (each object one line in the output). `frame` and `timestamp_ms` come only with a video's
+/// frames (after `source`), and `tracking_id` with a video frame's face (after `face`).
+/// `status` is the CSV's (``RowStatus``); an object without a face has no face keys at all.
+/// `absent` names the reason for each absent probability whose reason is known (and for an
+/// absent descriptor, under `descriptor`); `quality` (``FaceQuality``) follows it; then the image's
+/// size, and `capture_time` only when the photo records one (a key of nulls named `*_time` would be
+/// read as dates by `pandas.read_json`). `descriptor` (128 numbers, or `null`) appears only with
+/// descriptors requested, `person` and `person_distance` only with known people; `landmarks` (all
+/// 10 keys, `null` when absent) only with landmarks requested; `points68` (68 `[x, y]`, `null`
+/// outside the picture) only with the 68 points requested; `contours` (the contours this face has,
+/// `{}` when none) only with contours requested.
 struct JSONLinesFaceWriter: FaceRecordWriter {
     let columns: FaceRecordColumns
     let output: any TextOutput
@@ -27,17 +37,44 @@ struct JSONLinesFaceWriter: FaceRecordWriter {
 
     func writeHeader() {}
     func write(_ record: FaceRecord) { output.write(Self.line(for: record, columns: columns)) }
+    func write(_ record: FacelessRecord) { output.write(Self.line(for: record)) }
+
+    /// `{"source":...` with `frame` and `timestamp_ms` for a video frame, then `status`.
+    private static func opening(source: String, frame: Int?, timestampMilliseconds: Double?, status: RowStatus) -> String {
+        var json = "{\"source\":" + string(FilePathEncoding.text(source))
+        // A photo has no frame, time or track: the keys are left out rather than null, as a
+        // column of nulls named timestamp_* is read as dates by pandas.read_json.
+        if let frame {
+            json += ",\"frame\":" + String(frame)
+            json += ",\"timestamp_ms\":" + number(timestampMilliseconds, NumberFormat.timestamp)
+        }
+        return json + ",\"status\":" + string(status.rawValue)
+    }
+
+    /// `"image_width":...,"image_height":...`, and `"capture_time"` when known.
+    private static func imageKeys(_ image: ImageFacts) -> String {
+        var json = ",\"image_width\":" + (image.width.map(String.init) ?? "null")
+        json += ",\"image_height\":" + (image.height.map(String.init) ?? "null")
+        if let time = image.captureTime { json += ",\"capture_time\":" + string(time) }
+        return json
+    }
+
+    /// The object for an image or frame without a face, or an input that failed, ending in LF.
+    static func line(for record: FacelessRecord) -> String {
+        var json = opening(
+            source: record.source, frame: record.frame, timestampMilliseconds: record.timestampMilliseconds,
+            status: record.status)
+        if record.status == .noFace { json += imageKeys(record.image) }
+        if let failure = record.failure { json += ",\"failure\":" + string(FilePathEncoding.text(failure)) }
+        return json + "}\n"
+    }
 
     /// The object for one face, ending in LF.
     static func line(for record: FaceRecord, columns: FaceRecordColumns) -> String {
         let face = record.face
-        var json = "{\"source\":" + string(FilePathEncoding.text(record.source))
-        // A photo has no frame, time or track: the keys are left out rather than null, as a
-        // column of nulls named timestamp_* is read as dates by pandas.read_json.
-        if let frame = record.frame {
-            json += ",\"frame\":" + String(frame)
-            json += ",\"timestamp_ms\":" + number(record.timestampMilliseconds, NumberFormat.timestamp)
-        }
+        var json = opening(
+            source: record.source, frame: record.frame, timestampMilliseconds: record.timestampMilliseconds,
+            status: record.status)
         json += ",\"face\":" + String(record.index)
         if record.frame != nil { json += ",\"tracking_id\":" + (face.trackingID.map(String.init) ?? "null") }
         json += ",\"box\":{\"x\":" + number(Double(face.frame.origin.x), NumberFormat.coordinate)
@@ -45,6 +82,7 @@ struct JSONLinesFaceWriter: FaceRecordWriter {
         json += ",\"width\":" + number(Double(face.frame.size.width), NumberFormat.coordinate)
         json += ",\"height\":" + number(Double(face.frame.size.height), NumberFormat.coordinate) + "}"
         json += ",\"detection_score\":" + number(face.detectionScore, NumberFormat.probability)
+        json += ",\"confidence\":" + number(record.confidence, NumberFormat.probability)
         json += ",\"head_euler\":{\"x\":" + number(face.headEulerAngleX, NumberFormat.angle)
         json += ",\"y\":" + number(face.headEulerAngleY, NumberFormat.angle)
         json += ",\"z\":" + number(face.headEulerAngleZ, NumberFormat.angle) + "}"
@@ -59,6 +97,7 @@ struct JSONLinesFaceWriter: FaceRecordWriter {
         }
         json += ",\"absent\":{" + absent.joined(separator: ",") + "}"
         json += ",\"quality\":" + number(face.quality, NumberFormat.probability)
+        json += imageKeys(record.image)
         if columns.descriptors {
             json += ",\"descriptor\":"
                 + (face.descriptor.map { descriptor in
@@ -75,6 +114,11 @@ struct JSONLinesFaceWriter: FaceRecordWriter {
                     + (face.landmark(ofType: type).map { point(Double($0.position.x), Double($0.position.y)) } ?? "null")
             }
             json += ",\"landmarks\":{" + landmarks.joined(separator: ",") + "}"
+        }
+        if columns.points68 {
+            let points = face.points68.count == 68 ? face.points68 : Array(repeating: nil, count: 68)
+            json += ",\"points68\":["
+                + points.map { $0.map { point(Double($0.x), Double($0.y)) } ?? "null" }.joined(separator: ",") + "]"
         }
         if columns.contours {
             let contours = FaceContour.ContourType.allCases.compactMap { type in

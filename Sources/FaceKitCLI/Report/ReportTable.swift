@@ -143,6 +143,8 @@ enum ReportTable {
         faces.reserveCapacity(table.rows.count)
         for (number, row) in table.rows.enumerated() {
             let cell = cells(row)
+            // An image or frame without a face, or an input that failed (table layout 3): no face to show.
+            if let status = cell("status"), !RowStatus.holdsFace(status) { continue }
             // Every row has the header's cells (CSVTable checks), so the box's are there.
             guard let source = cell("source").map(Self.path(fromText:)) else {
                 throw Unreadable(description: "\(path): line \(table.lines[number]): the source cell is empty")
@@ -186,8 +188,10 @@ enum ReportTable {
         // Numbered as an editor numbers them: blank lines count, and are no face.
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
         where !line.allSatisfy(\.isWhitespace) {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                let source = (object["source"] as? String).map(Self.path(fromText:)),
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            // An image or frame without a face, or an input that failed (table layout 3).
+            if let status = object?["status"] as? String, !RowStatus.holdsFace(status) { continue }
+            guard let object, let source = (object["source"] as? String).map(Self.path(fromText:)),
                 let box = object["box"] as? [String: Any],
                 let x = double(box["x"]), let y = double(box["y"]), let width = double(box["width"]),
                 let height = double(box["height"])

@@ -1,5 +1,6 @@
 import FaceKit
 import FaceKitArguments
+import Foundation
 
 /// The detector flags `analyze` and `track` share, in the manner of swift-argument-parser's
 /// `@OptionGroup`: one definition, one validation, one mapping to ``FaceDetectorOptions``.
@@ -83,9 +84,22 @@ struct DetectionFlags: Sendable {
 
     var models: ModelLocator { ModelLocator(directory: modelDirectory) }
 
+    /// `--model-dir` names a folder that is there.
+    func validateModelDirectory() throws(CommandError) {
+        guard let modelDirectory else { return }
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: modelDirectory, isDirectory: &isFolder)
+        guard !exists || !isFolder.boolValue else { return }
+        throw CommandError(
+            "The value '\(modelDirectory)' is invalid for '--model-dir <dir>': "
+                + (exists ? "it is a file, not a folder" : "no such folder")
+                + " (the models are looked for there before the usual places)")
+    }
+
     /// Checks the minimum face size (with the library's own range, so that the message can
     /// repeat the value as typed), then `options` as the library would, restating a library
-    /// option error with the flag it came from.
+    /// option error with the flag it came from, then that `--model-dir` is a folder (a mistyped
+    /// one would otherwise be passed over for the usual places without a word).
     func validate(_ options: FaceDetectorOptions) throws(CommandError) {
         guard FaceDetectorOptions.isValidMinFaceSize(minFaceSize) else {
             throw CommandError(
@@ -97,6 +111,7 @@ struct DetectionFlags: Sendable {
         } catch {
             throw Self.usageError(error)
         }
+        try validateModelDirectory()
     }
 
     /// A FaceKit option error restated with the command-line option it came from.

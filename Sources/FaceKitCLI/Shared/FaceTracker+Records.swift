@@ -17,12 +17,26 @@ extension FaceTracker {
     static func records(_ faces: [Face], of frame: VideoReader.Frame, source: String) -> [FaceRecord] {
         faces.enumerated().map { index, face in
             FaceRecord(
-                source: source, frame: frame.index, timestampMilliseconds: frame.timestampMs, index: index, face: face)
+                source: source, frame: frame.index, timestampMilliseconds: frame.timestampMs, index: index, face: face,
+                image: frameFacts(frame))
         }
     }
 
+    /// The row of an analysed `frame` of `source` in which no face was found.
+    static func faceless(_ frame: VideoReader.Frame, source: String) -> FacelessRecord {
+        FacelessRecord(
+            source: source, frame: frame.index, timestampMilliseconds: frame.timestampMs, status: .noFace,
+            image: frameFacts(frame))
+    }
+
+    /// The frame's size.
+    private static func frameFacts(_ frame: VideoReader.Frame) -> ImageFacts {
+        ImageFacts(width: frame.image?.width, height: frame.image?.height)
+    }
+
     /// Tracks the video file at `path` from where the tracker stands (callers ``reset()`` it
-    /// first), handing each face's record to `emit`, its progress drawn as `track` draws it
+    /// first), handing each face's record to `emit` and each analysed frame without a face to
+    /// `emitFaceless`, in frame order, its progress drawn as `track` draws it
     /// (``ProgressLine``). Returns how many frames were analysed, and the message to report when
     /// the video could not be opened or read to its end (`nil` when it was), saying that the
     /// `kept` ("rows", "faces", "tracks") before the failure were kept.
@@ -31,7 +45,7 @@ extension FaceTracker {
     /// at 0 the video is left part way, with no message.
     func trackVideo(
         at path: String, sampler: FrameSampler, progress: (output: any TextOutput, enabled: Bool), kept: String,
-        framesLeft: inout Int?, emit: (FaceRecord) -> Void
+        framesLeft: inout Int?, emit: (FaceRecord) -> Void, emitFaceless: (FacelessRecord) -> Void = { _ in }
     ) -> (framesAnalysed: Int, failure: String?) {
         let video: VideoReader
         do {
@@ -59,6 +73,7 @@ extension FaceTracker {
                     throw error
                 }
                 for record in Self.records(faces, of: frame, source: path) { emit(record) }
+                if faces.isEmpty { emitFaceless(Self.faceless(frame, source: path)) }
             }
         }
         do throws(FaceKitError) {
@@ -82,6 +97,10 @@ extension FaceTracker {
             // (none are left after a frame that could not be described).
             try? emitDescribed(waiting: true)
             return (framesAnalysed, video.failureMessage(error, kept: kept))
+        }
+        if framesAnalysed == 0, !video.endedEarly {
+            return (0, video.noFrameChosenMessage(
+                sampler: sampler, framesRead: frames.framesRead, lastTimestampMs: frames.previousTimestampMs))
         }
         return (framesAnalysed, frames.passedEnd ? nil : video.incompleteReadingMessage(kept: kept))
     }

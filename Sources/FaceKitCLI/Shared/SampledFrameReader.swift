@@ -17,7 +17,8 @@ struct SampledFrameReader {
     private(set) var framesRead = 0
     /// Whether reading stopped at a frame shown at or after `--end`.
     private(set) var passedEnd = false
-    private var previousTimestampMs: Double?
+    /// The timestamp of the last frame read.
+    private(set) var previousTimestampMs: Double?
 
     init(video: VideoReader, sampler: FrameSampler) {
         self.video = video

@@ -1,4 +1,5 @@
 import FaceKit
+import FaceKitArguments
 
 /// The lines `track`, `annotate` and `group` report when a video was not read cleanly; `kept`
 /// names what its frames gave ("rows", "frames").
@@ -16,6 +17,19 @@ extension VideoReader {
         let frames = damage.first == damage.last ? "frame \(damage.first)" : "frames \(damage.first) to \(damage.last)"
         return "\(path): \(frames) decoded with errors (damaged data, shown as grey or smeared areas); "
             + "their \(kept) were written, but may be wrong"
+    }
+
+    /// For a video read to its end in which `--start` and `--end` chose no frame (`framesRead`
+    /// frames, the last at `lastTimestampMs`), the line to report, so that a header alone is not
+    /// taken for a video without faces.
+    func noFrameChosenMessage(sampler: FrameSampler, framesRead: Int, lastTimestampMs: Double?) -> String {
+        let seconds = { (ms: Double) in NumberFormat.timestamp(ms / 1000) ?? "0" }
+        guard framesRead > 0, let lastTimestampMs else { return "\(path): no frame analysed: the video has no frame" }
+        if let startMs = sampler.startMs, lastTimestampMs < startMs {
+            return "\(path): no frame analysed: its last frame is at \(seconds(lastTimestampMs)) s, "
+                + "before --start \(seconds(startMs))"
+        }
+        return "\(path): no frame analysed: --start and --end choose none of its \(framesRead) frames"
     }
 
     /// For `error`, met while analysing the frame after the last one read.

@@ -225,7 +225,8 @@ struct TrackCommand: ParsableCommand {
             writer: run.writer(
                 format: collection.format,
                 columns: FaceRecordColumns(
-                    landmarks: detection.landmarks, descriptors: people.descriptors, people: known != nil)),
+                    landmarks: detection.landmarks, descriptors: people.descriptors, people: known != nil,
+                    points68: collection.points68)),
             summary: summaryFile != nil, countsBlinks: detection.classify, namesPeople: known != nil)
         var framesLeft = hooks.stopAfterFrames
         for entry in inputs.remaining {
@@ -234,15 +235,31 @@ struct TrackCommand: ParsableCommand {
             if let failure = entry.failureDescription {
                 outcome = (0, failure)
             } else {
-                // A video's rows wait for its end, when tracks seen in different shots are joined.
-                var records: [FaceRecord] = []
+                // A video's rows wait for its end, when tracks seen in different shots are joined;
+                // the 68 points only when written (they are 5 times the rest of a face).
+                var waiting: [TableRow] = []
+                let keepsPoints = collection.points68
                 outcome = tracker.trackVideo(
                     at: entry.path, sampler: frames.sampler, progress: (context.stderr, showsProgress(context)),
-                    kept: "rows", framesLeft: &framesLeft
-                ) { records.append($0) }
+                    kept: "rows", framesLeft: &framesLeft,
+                    emit: { record in
+                        var record = record
+                        if !keepsPoints { record.face.points68 = [] }
+                        waiting.append(.face(record))
+                    },
+                    emitFaceless: { waiting.append(.faceless($0)) })
                 // Stopped as a kill would stop it: no checkpoint for this video, no rename.
                 if framesLeft == 0 { return .failure }
-                for record in Self.joined(records, tracker: tracker, known: known) { rows.write(record) }
+                let faces = waiting.compactMap { row -> FaceRecord? in
+                    if case .face(let record) = row { record } else { nil }
+                }
+                var joined = Self.joined(faces, tracker: tracker, known: known).makeIterator()
+                for row in waiting {
+                    switch row {
+                    case .face: rows.write(joined.next()!)
+                    case .faceless(let record): rows.write(record)
+                    }
+                }
             }
             let written = rows.takeCounts()
             tally.countVideo(entry.path)
@@ -250,6 +267,8 @@ struct TrackCommand: ParsableCommand {
             tally.faces += written.faces
             tally.tracks += written.tracks
             if let message = outcome.failure {
+                // After the rows kept: the table says which videos failed, and why.
+                rows.write(FacelessRecord.failed(entry.path, message: message))
                 context.stderr.writeDiagnostic(message)
                 tally.failures += 1
             }

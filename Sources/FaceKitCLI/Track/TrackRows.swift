@@ -18,6 +18,10 @@ struct TrackRows {
         self.summary = summary ? TrackSummary(countsBlinks: countsBlinks, namesPeople: namesPeople) : nil
     }
 
+    /// Writes the row of an analysed frame without a face, or of a video that failed: no track,
+    /// nothing to sum up.
+    func write(_ record: FacelessRecord) { writer.write(record) }
+
     /// Writes the record's row and adds it to the summary.
     mutating func write(_ record: FaceRecord) {
         writer.write(record)

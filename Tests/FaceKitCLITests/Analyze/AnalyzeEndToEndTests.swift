@@ -18,14 +18,18 @@ struct AnalyzeEndToEndTests {
         #expect(lines.count >= 2)
         for line in lines.dropFirst() {
             let cells = line.split(separator: ",", omittingEmptySubsequences: false)
-            #expect(cells.count == 20)
+            #expect(cells.count == 26)
             #expect(cells[0] == TestSupport.astronaut[...])
-            #expect(cells[1].isEmpty && cells[2].isEmpty && cells[4].isEmpty)
-            #expect(Double(cells[9]).map { $0 >= FaceDetectorOptions.defaultMinDetectionScore && $0 <= 1 } == true)
-            #expect(cells[13].isEmpty && cells[14].isEmpty && cells[15].isEmpty)  // not classified
-            #expect(cells[16...18].allSatisfy { $0 == "not_requested" })
+            #expect(cells[1].isEmpty && cells[2].isEmpty && cells[5].isEmpty)
+            #expect(cells[3] == "detected")
+            #expect(Double(cells[10]).map { $0 >= FaceDetectorOptions.defaultMinDetectionScore && $0 <= 1 } == true)
+            #expect(cells[11] == cells[10])  // a photo's confidence is its detection score
+            #expect(cells[15].isEmpty && cells[16].isEmpty && cells[17].isEmpty)  // not classified
+            #expect(cells[18...20].allSatisfy { $0 == "not_requested" })
+            #expect(cells[22] == "512" && cells[23] == "512")  // the PNG's size
+            #expect(cells[24].isEmpty && cells[25].isEmpty)  // no EXIF capture time, no failure
         }
-        #expect(lines[1].split(separator: ",", omittingEmptySubsequences: false)[3] == "0")
+        #expect(lines[1].split(separator: ",", omittingEmptySubsequences: false)[4] == "0")
     }
 
     @Test("the sample row README.md shows is the one scripts/run-sample prints")
@@ -49,7 +53,7 @@ struct AnalyzeEndToEndTests {
                     "--descriptors", "--landmarks", "--classify", "--format", "jsonl", photos,
                 ])
             }
-            #expect(runs[0].stdoutLines.count == 4, "\(runs[0].stderr)")
+            #expect(runs[0].stdoutLines.count == 5, "four faces and broken.jpg's failed line: \(runs[0].stderr)")
             #expect(runs[0].stdout.contains("\"descriptor\":["))
             #expect(runs[1].stdout == runs[0].stdout && runs[2].stdout == runs[0].stdout)
         }
@@ -106,8 +110,16 @@ struct AnalyzeEndToEndTests {
                 #expect(line.contains(path), "\(line)")
             }
             let rows = run.stdoutLines.dropFirst()
-            #expect(!rows.isEmpty)
-            #expect(rows.allSatisfy { $0.hasPrefix(TestSupport.astronaut + ",") })
+            let faces = rows.filter { $0.hasPrefix(TestSupport.astronaut + ",,,detected,") }
+            #expect(!faces.isEmpty)
+            // Each bad input has its row too, in input order, saying why it failed as stderr does.
+            let failed = rows.filter { !$0.hasPrefix(TestSupport.astronaut + ",") }
+            #expect(failed.count == 4, "\(rows)")
+            for ((row, path), error) in zip(zip(failed, [missing, empty, text, truncated]), errors) {
+                #expect(row.hasPrefix(path + ",,,failed,"), "\(row)")
+                #expect(row.hasSuffix("," + error.dropFirst("facekit: \(path): ".count)), "\(row) / \(error)")
+            }
+            #expect(rows.count == faces.count + 4)
         }
     }
 
@@ -127,8 +139,11 @@ struct AnalyzeEndToEndTests {
                     "facekit: \(inFolder.path): cannot read file: not a regular file (a named pipe)",
                 ])
             #expect(!given.wasOpened && !inFolder.wasOpened, "a pipe was opened")
-            let sources = Set(run.stdoutLines.dropFirst().map { String($0.prefix { $0 != "," }) })
+            let rows = run.stdoutLines.dropFirst()
+            let sources = Set(rows.filter { $0.contains(",detected,") }.map { String($0.prefix { $0 != "," }) })
             #expect(sources == [folder + "/photos/a.png"])
+            let failed = Set(rows.filter { $0.contains(",,,failed,") }.map { String($0.prefix { $0 != "," }) })
+            #expect(failed == [given.path, inFolder.path])
         }
     }
 
@@ -166,8 +181,12 @@ struct AnalyzeEndToEndTests {
             let run = TestSupport.analyze([folder])
             #expect(run.status == 1)
             #expect(run.stderrLines == ["facekit: \(deep.firstTooLong): cannot read folder: File name too long"])
-            let sources = Set(run.stdoutLines.dropFirst().map { String($0.prefix { $0 != "," }) })
+            let rows = run.stdoutLines.dropFirst()
+            let sources = Set(rows.filter { $0.contains(",,,detected,") }.map { String($0.prefix { $0 != "," }) })
             #expect(sources == [folder + "/a.png"])
+            #expect(rows.filter { $0.contains(",,,failed,") } == [
+                "\(deep.firstTooLong),,,failed,,,,,,,,,,,,,,,,,,,,,,cannot read folder: File name too long",
+            ])
         }
     }
 
@@ -196,7 +215,8 @@ struct AnalyzeEndToEndTests {
         #expect(run.status == 1)
         #expect(run.stderrLines.count == 1)
         #expect(run.stderr.hasPrefix("facekit: \(TestSupport.astronaut)"))
-        #expect(run.stdoutLines == [CSVFaceWriterTests.fixedHeader])
+        #expect(run.stdoutLines.count == 2 && run.stdoutLines.first == CSVFaceWriterTests.fixedHeader)
+        #expect(run.stdoutLines.last?.hasPrefix(TestSupport.astronaut + ",,,failed,") == true)
     }
 
     @Test("folders are walked in path order and non-images skipped quietly")
@@ -226,7 +246,7 @@ struct AnalyzeEndToEndTests {
             let rows = run.stdoutLines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
             try #require(rows.count == 1, "one face: \(run.stdoutLines)")
             #expect(rows[0][0] == folder + "/IMG_0001.HEIC")
-            let roll = try #require(Double(rows[0][11]))
+            let roll = try #require(Double(rows[0][14]))
             #expect(abs(roll) < 15, "an upright face has little roll: \(roll)")
         }
     }
@@ -294,10 +314,10 @@ struct AnalyzeEndToEndTests {
         let run = TestSupport.analyze(["--landmarks", TestSupport.astronaut])
         #expect(run.status == 0)
         let lines = run.stdoutLines
-        #expect(lines.first?.split(separator: ",").count == 40)
+        #expect(lines.first?.split(separator: ",").count == 46)
         let row = try #require(lines.dropFirst().first).split(separator: ",", omittingEmptySubsequences: false)
-        #expect(row.count == 40)
-        #expect(!row[20].isEmpty && !row[21].isEmpty)  // left_eye
+        #expect(row.count == 46)
+        #expect(!row[26].isEmpty && !row[27].isEmpty)  // left_eye
     }
 }
 
@@ -329,7 +349,8 @@ struct ExecutableTests {
             #expect(run.status == 1)
             #expect(run.stderrLines.count == 1, "\(run.stderrLines)")
             #expect(run.stderr.hasPrefix("facekit: \(cut): not a readable image: corrupt image data"), "\(run.stderr)")
-            #expect(run.stdoutLines == [CSVFaceWriterTests.fixedHeader])
+            #expect(run.stdoutLines.count == 2 && run.stdoutLines.first == CSVFaceWriterTests.fixedHeader)
+            #expect(run.stdoutLines.last?.hasPrefix(cut + ",,,failed,") == true)
         }
     }
 
@@ -346,7 +367,7 @@ struct ExecutableTests {
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stderr.isEmpty)
             let row = run.stdoutLines.dropFirst().first
-            #expect(row?.hasPrefix(folder + #"/caf\xE9.png,,,0,,"#) == true, "\(run.stdout)")
+            #expect(row?.hasPrefix(folder + #"/caf\xE9.png,,,detected,0,,"#) == true, "\(run.stdout)")
         }
     }
 
@@ -363,6 +384,7 @@ struct ExecutableTests {
         #expect(ours.first?.hasPrefix("facekit: /nonexistent/x.jpg") == true)
         #expect(run.stderrLines.count == ours.count, "nothing else on stderr: \(run.stderrLines)")
         #expect(run.stdoutLines.first == CSVFaceWriterTests.fixedHeader)
-        #expect(run.stdoutLines.dropFirst().first?.hasPrefix(TestSupport.astronaut + ",,,0,,") == true)
+        #expect(run.stdoutLines.dropFirst().first?.hasPrefix(TestSupport.astronaut + ",,,detected,0,,") == true)
+        #expect(run.stdoutLines.last?.hasPrefix("/nonexistent/x.jpg,,,failed,") == true)
     }
 }

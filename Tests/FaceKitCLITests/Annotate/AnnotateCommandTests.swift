@@ -362,4 +362,22 @@ struct AnnotateCommandTests {
             #expect(again.stdoutLines == nested.stdoutLines)
         }
     }
+
+    @Test("a folder's videos are annotated too, keeping their path below it, and not taken again from the output", .needsModels)
+    func folderOfVideos() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            try FileManager.default.createDirectory(atPath: folder + "/videos/day 1", withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: folder + "/videos/day 1/a.mp4", withDestinationPath: Self.crossing)
+            let out = folder + "/videos/ann"
+            let run = Self.annotate(["--draw", "boxes", "--output", out, folder + "/videos"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdoutLines == [out + "/day 1/a.mp4"])
+            let original = try VideoReader(contentsOfFile: Self.crossing)
+            let annotated = try VideoReader(contentsOfFile: out + "/day 1/a.mp4")
+            #expect(annotated.width == original.width && annotated.height == original.height)
+            // Run again into the same folder inside the one searched: its copy is not an input.
+            let again = Self.annotate(["--draw", "boxes", "--output", out, folder + "/videos"])
+            #expect(again.stdoutLines == run.stdoutLines, "\(again.stderr)")
+        }
+    }
 }

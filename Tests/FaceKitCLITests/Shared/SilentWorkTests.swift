@@ -19,16 +19,21 @@ struct SilentWorkTests {
             ),
         ])
     func resumeHint(arguments: [String], command: String, withoutSummary: Bool) {
-        let line = ResumeHint.line(arguments: arguments)
+        let line = ResumeHint.line(arguments: arguments, program: "facekit")
         #expect(line.hasPrefix("facekit: interrupted; to continue where it stopped, run: " + command))
         #expect(line.hasSuffix("(without --summary, which --resume cannot continue)") == withoutSummary, "\(line)")
+        // Run by its path, the program is named as it was run, which a shell runs again.
+        let built = ResumeHint.line(arguments: arguments, program: ".build/release/facekit")
+        #expect(built.hasPrefix("facekit: interrupted; to continue where it stopped, run: .build/release/" + command))
+        let spaced = ResumeHint.line(arguments: arguments, program: "/opt/face kit/facekit")
+        #expect(spaced.contains("run: '/opt/face kit/facekit' " + command.dropFirst("facekit ".count)), "\(spaced)")
     }
 
     /// Starts the built facekit in `folder`, sends it SIGINT once `ready()` holds, and returns
     /// how it ended and its standard error.
-    static func interrupt(_ arguments: [String], in folder: String, when ready: () -> Bool) throws
-        -> (reason: Process.TerminationReason, status: Int32, stderr: String)
-    {
+    static func interrupt(
+        _ arguments: [String], in folder: String, standardOutput: String? = nil, when ready: () -> Bool
+    ) throws -> (reason: Process.TerminationReason, status: Int32, stderr: String) {
         let process = Process()
         // The test runner may ignore SIGINT, which its children would inherit (and facekit keeps
         // a signal it was started ignoring ignored, as nohup asks): env restores the default.
@@ -37,7 +42,12 @@ struct SilentWorkTests {
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         let err = Pipe()
         process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
+        if let standardOutput {
+            FileManager.default.createFile(atPath: standardOutput, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: standardOutput))
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
         try process.run()
         let deadline = Date().addingTimeInterval(120)
         while !ready() && process.isRunning && Date() < deadline { usleep(20_000) }
@@ -58,15 +68,17 @@ struct SilentWorkTests {
         ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").count >= 2
     }
 
-    /// Runs the command an interrupted run printed, with the built facekit for `facekit`.
+    /// Runs the command an interrupted run printed, as printed: it names the built facekit by
+    /// the path it was run as.
     static func runHint(_ stderr: String, in folder: String) throws -> TestSupport.Run {
-        let marker = "to continue where it stopped, run: facekit "
+        let executable = try #require(TestSupport.executable)
+        let marker = "to continue where it stopped, run: " + ResumeHint.shellWord(executable) + " "
         let line = try #require(stderr.split(separator: "\n").last.map(String.init), "nothing on stderr")
-        let range = try #require(line.range(of: marker), "no resume hint: \(stderr)")
+        let range = try #require(line.range(of: marker), "no resume hint naming \(executable): \(stderr)")
         var command = String(line[range.upperBound...])
         if let note = command.range(of: "   (without") { command = String(command[..<note.lowerBound]) }
-        let executable = try #require(TestSupport.executable)
-        return try TestSupport.runProcess("/bin/sh", ["-c", "'\(executable)' " + command], in: folder, killedAfter: 600)
+        return try TestSupport.runProcess(
+            "/bin/sh", ["-c", ResumeHint.shellWord(executable) + " " + command], in: folder, killedAfter: 600)
     }
 
     @Test("analyze --output stopped by SIGINT ends with the command that continues it, and that command does", .needsModels)
@@ -84,13 +96,41 @@ struct SilentWorkTests {
             #expect(stopped.reason == .uncaughtSignal && stopped.status == SIGINT, "\(stopped)")
             let last = stopped.stderr.split(separator: "\n").last.map(String.init) ?? ""
             let expected =
-                "facekit: interrupted; to continue where it stopped, run: facekit analyze --resume --model-dir "
+                "facekit: interrupted; to continue where it stopped, run: \(ResumeHint.shellWord(TestSupport.executable!)) "
+                + "analyze --resume --model-dir "
                 + TestSupport.modelDirectory! + " --jobs 1 --output results/faces.csv 'my photos'"
             #expect(last == expected, "\(stopped.stderr)")
             let resumed = try Self.runHint(stopped.stderr, in: folder)
             #expect(resumed.status == 0, "\(resumed.stderr)")
             let rows = try String(contentsOfFile: folder + "/" + output, encoding: .utf8).split(separator: "\n")
             #expect(rows.count == 401)
+        }
+    }
+
+    @Test("analyze to standard output stopped by SIGINT says what it left and how a run can be continued", .needsModels)
+    func standardOutputInterrupted() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: false)
+            for index in 0..<400 {
+                try FileManager.default.createSymbolicLink(
+                    atPath: folder + "/photos/\(1000 + index).png", withDestinationPath: TestSupport.astronaut)
+            }
+            // As README's `> faces.csv`; long rows (the 68 points), so that the first 64 KB are
+            // written out well before the end.
+            let table = folder + "/faces.csv"
+            let stopped = try Self.interrupt(
+                ["analyze", "--model-dir", TestSupport.modelDirectory!, "--jobs", "1", "--points68", "photos"],
+                in: folder, standardOutput: table,
+                when: { ((try? FileManager.default.attributesOfItem(atPath: table)[.size] as? Int) ?? 0) > 0 })
+            #expect(stopped.reason == .uncaughtSignal && stopped.status == SIGINT, "\(stopped)")
+            #expect(
+                stopped.stderr.split(separator: "\n").last.map(String.init)
+                    == "facekit: interrupted; the rows not yet written to standard output are lost, and its last row "
+                    + "may be cut short; a run written with --output <file> can be continued where it stopped, "
+                    + "with --resume",
+                "\(stopped.stderr)")
+            let rows = try String(contentsOfFile: table, encoding: .utf8).split(separator: "\n")
+            #expect(rows.count >= 3 && rows.count < 401, "stopped part way: \(rows.count) lines")
         }
     }
 
@@ -110,7 +150,8 @@ struct SilentWorkTests {
             #expect(stopped.reason == .uncaughtSignal && stopped.status == SIGINT, "\(stopped)")
             let last = stopped.stderr.split(separator: "\n").last.map(String.init) ?? ""
             let expected =
-                "facekit: interrupted; to continue where it stopped, run: facekit track --resume --model-dir "
+                "facekit: interrupted; to continue where it stopped, run: \(ResumeHint.shellWord(TestSupport.executable!)) "
+                + "track --resume --model-dir "
                 + TestSupport.modelDirectory! + " --output tracks.csv videos   (without --summary, which --resume "
                 + "cannot continue)"
             #expect(last == expected, "\(stopped.stderr)")

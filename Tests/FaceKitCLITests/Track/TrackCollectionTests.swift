@@ -44,11 +44,12 @@ struct TrackCollectionTests {
         return TestSupport.Run(status: status.rawValue, stdout: out.text, stderr: err.text)
     }
 
-    /// The `source` and `tracking_id` cells of each row.
+    /// The `source` and `tracking_id` cells of each row that holds a face.
     static func sourcesAndIDs(_ table: String) -> [(source: String, id: Int)] {
-        table.split(separator: "\n").dropFirst().map { line in
+        table.split(separator: "\n").dropFirst().compactMap { line in
             let cells = line.split(separator: ",", omittingEmptySubsequences: false)
-            return (String(cells[0]), Int(cells[4])!)
+            guard cells[3] == "detected" || cells[3] == "followed" else { return nil }
+            return (String(cells[0]), Int(cells[5])!)
         }
     }
 

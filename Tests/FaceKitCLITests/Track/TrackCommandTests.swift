@@ -16,9 +16,15 @@ struct TrackCommandTests {
         TestSupport.run(["track", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent"] + arguments)
     }
 
-    /// The data rows of a CSV output, split into cells.
-    static func rows(_ run: TestSupport.Run) -> [[String]] {
+    /// Every data row of a CSV output, split into cells: faces, frames without one, failed videos.
+    static func allRows(_ run: TestSupport.Run) -> [[String]] {
         run.stdoutLines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    /// The rows of a CSV output that hold a face (`status` detected or followed), split into
+    /// cells: source 0, frame 1, timestamp_ms 2, status 3, face 4, tracking_id 5, x 6.
+    static func rows(_ run: TestSupport.Run) -> [[String]] {
+        allRows(run).filter { $0.count > 3 && ($0[3] == "detected" || $0[3] == "followed") }
     }
 
     @Test("--contours is a usage error that names --contours and tracking")
@@ -76,8 +82,8 @@ struct TrackCommandTests {
     @Test("the twin who walks out and back keeps her ID, or gets a new one with --no-reid", .needsModels)
     func reentry() {
         let clip = Self.testVideos + "/leave-reenter.mp4"
-        let withReid = Set(Self.rows(Self.track([clip])).map { $0[4] })
-        let without = Set(Self.rows(Self.track(["--no-reid", clip])).map { $0[4] })
+        let withReid = Set(Self.rows(Self.track([clip])).map { $0[5] })
+        let without = Set(Self.rows(Self.track(["--no-reid", clip])).map { $0[5] })
         #expect(withReid == ["0", "1"])
         #expect(without == ["0", "1", "2"])
     }
@@ -92,9 +98,9 @@ struct TrackCommandTests {
         for row in rows {
             let frame = try #require(Int(row[1]))
             #expect(abs(Double(row[2])! - Double(frame) * 40) < 0.5, "25 fps: \(row)")
-            #expect(!row[4].isEmpty)
+            #expect(!row[5].isEmpty)
         }
-        #expect(Set(rows.map { $0[4] }) == ["0", "1"])
+        #expect(Set(rows.map { $0[5] }) == ["0", "1"])
     }
 
     @Test("--every, --start and --end choose the analysed frames", .needsModels)
@@ -124,7 +130,7 @@ struct TrackCommandTests {
             let rows = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").dropFirst()
             for track in table.dropFirst() {
                 #expect(track[0] == Self.crossing)
-                let seen = rows.filter { $0.split(separator: ",", omittingEmptySubsequences: false)[4] == track[1] }
+                let seen = rows.filter { $0.split(separator: ",", omittingEmptySubsequences: false)[5] == track[1] }
                 #expect(Int(track[7]) == seen.count)
                 #expect(track[2] == "0" && track[3] == "124", "both are in the first and last frames: \(track)")
                 #expect(track[6] == "4960")
@@ -209,6 +215,50 @@ struct TrackCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         let rows = Self.rows(run)
         #expect(Set(rows.map { Int($0[1])! }) == Set(framesWithFaces))
-        #expect(Set(rows.map { $0[4] }).count == min(1, framesWithFaces.count), "one person, one ID")
+        #expect(Set(rows.map { $0[5] }).count == min(1, framesWithFaces.count), "one person, one ID")
+    }
+
+    @Test(
+        "every analysed frame has a row: a frame without a face says no_face, with the frame's size",
+        .needsModels, .needsSharedData)
+    func frameWithoutFace() throws {
+        let run = Self.track(["--every", "24", TestData.shared("video/pyfeat/face_noface.mov")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = Self.allRows(run)
+        let frames = rows.map { Int($0[1])! }
+        #expect(frames == Array(stride(from: 0, to: frames.count * 24, by: 24)), "one row a sampled frame: \(frames)")
+        #expect(frames.count > 4)
+        #expect(rows.filter { $0[3] == "no_face" }.map { Int($0[1])! } == frames.filter { ![0, 24, 48].contains($0) })
+        for row in rows where row[3] == "no_face" {
+            #expect(row[4].isEmpty && row[5].isEmpty && row[6].isEmpty && !row[2].isEmpty)
+        }
+        #expect(rows.allSatisfy { $0[22] == "960" && $0[23] == "540" }, "the frame's size")
+    }
+
+    @Test("between detections a face is followed: its status says so, its confidence is the points' share", .needsModels)
+    func followedRows() throws {
+        let run = Self.track([Self.crossing])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = Self.rows(run)
+        let followed = rows.filter { $0[3] == "followed" }
+        let detected = rows.filter { $0[3] == "detected" }
+        #expect(followed.count > detected.count && !detected.isEmpty, "\(followed.count) followed, \(detected.count) detected")
+        for row in detected { #expect(row[11] == row[10], "a detected face's confidence is its score") }
+        for row in followed {
+            let confidence = try #require(Double(row[11]))
+            #expect(confidence >= 0.5 && confidence <= 1)
+        }
+        #expect(rows.allSatisfy { $0[22] == "640" && $0[23] == "360" }, "the frame's size")
+    }
+
+    @Test("--start beyond the video's end analyses nothing, and says so in a line and a row, exit 1", .needsModels)
+    func startBeyondEnd() throws {
+        let run = Self.track(["--start", "60", Self.crossing])
+        #expect(run.status == 1)
+        let reason = "no frame analysed: its last frame is at 4.96 s, before --start 60"
+        #expect(run.stderrLines == ["facekit: \(Self.crossing): \(reason)"])
+        // The reason holds a comma: its cell is quoted.
+        #expect(
+            run.stdoutLines.dropFirst() == ["\(Self.crossing),,,failed" + String(repeating: ",", count: 22) + "\"\(reason)\""])
     }
 }
