@@ -1,0 +1,83 @@
+import FaceKitTestSupport
+import Foundation
+import Testing
+
+@testable import FaceKit
+
+/// Final tracking IDs as the frames come (``FaceTracker/track(_:index:timestampMs:)``), on the
+/// development clips.
+@Suite("TrackedVideoFrames", .needsModels)
+struct TrackedVideoFramesTests {
+    static func tracker() throws -> FaceTracker {
+        try FaceTracker(options: TrackedVideo.trackingOptions, models: ModelLocator(directory: TestData.models))
+    }
+
+    static func clip(_ name: String) -> String {
+        name.hasPrefix("TestVideos/") ? TestData.repository.appendingPathComponent(name).path : TestData.shared(name)
+    }
+
+    /// Every frame's faces from ``FaceTracker/process(_:timestampMs:)``, their IDs mapped at the
+    /// end by ``FaceTracker/videoTrackIDs()``: what `annotate` and `report` show.
+    static func mappedAtTheEnd(_ path: String) throws -> [TrackedVideoFrame] {
+        let tracker = try tracker()
+        var frames: [TrackedVideoFrame] = []
+        for frame in try VideoReader(contentsOfFile: path) {
+            frames.append(TrackedVideoFrame(
+                index: frame.index, timestampMs: frame.timestampMs,
+                faces: try tracker.process(frame.image!, timestampMs: frame.timestampMs)))
+        }
+        let ids = tracker.videoTrackIDs()
+        return frames.map { frame in
+            var frame = frame
+            for index in frame.faces.indices { frame.faces[index].trackingID = ids[frame.faces[index].trackingID!] }
+            return frame
+        }
+    }
+
+    /// Every frame as ``FaceTracker/track(_:index:timestampMs:)`` hands it back.
+    static func trackedAsTheyCome(_ path: String, tracker: FaceTracker) throws -> [TrackedVideoFrame] {
+        var frames: [TrackedVideoFrame] = []
+        for frame in try VideoReader(contentsOfFile: path) {
+            frames += try tracker.track(frame.image!, index: frame.index, timestampMs: frame.timestampMs)
+        }
+        return frames + (try tracker.finishVideo())
+    }
+
+    @Test(
+        "track() hands back every frame once, in order, with the final IDs videoTrackIDs() maps process()'s to",
+        arguments: ["TestVideos/crossing.mp4", "TestVideos/leave-reenter.mp4"])
+    func sameAsMappedAtTheEnd(clip: String) throws {
+        let path = Self.clip(clip)
+        let expected = try Self.mappedAtTheEnd(path)
+        let tracker = try Self.tracker()
+        let tracked = try Self.trackedAsTheyCome(path, tracker: tracker)
+        #expect(tracked.map(\.index) == Array(0..<expected.count))
+        #expect(tracked == expected)
+        // The tracker starts the next video afresh: the same frames again.
+        #expect(try Self.trackedAsTheyCome(path, tracker: tracker) == expected)
+    }
+
+    @Test(
+        "on the Hamilton clip, Miranda's two shots have one final ID before the video ends, and the people are numbered 0 to 5",
+        .needsSharedData)
+    func hamilton() throws {
+        let path = Self.clip("video/short_hamilton_clip.mp4")
+        let tracker = try Self.tracker()
+        var frames: [TrackedVideoFrame] = []
+        var handedBackBeforeTheEnd = 0
+        for frame in try VideoReader(contentsOfFile: path) {
+            frames += try tracker.track(frame.image!, index: frame.index, timestampMs: frame.timestampMs)
+            handedBackBeforeTheEnd = frames.count
+        }
+        frames += try tracker.finishVideo()
+        // Miranda's wide shot (frames 0-19) is the first person: its frames come out as they are
+        // described. Every later face may be her, off screen but still kept for
+        // re-identification for 10 s, longer than the clip: its frames wait for the end.
+        #expect(handedBackBeforeTheEnd >= 20, "\(handedBackBeforeTheEnd)")
+        #expect(frames == (try Self.mappedAtTheEnd(path)))
+        let ids = Set(frames.flatMap { $0.faces.map { $0.trackingID! } })
+        #expect(ids == Set(0..<6), "\(ids.sorted())")
+        let miranda = [10, 150].map { index in frames[index].faces.map { $0.trackingID! } }
+        #expect(miranda[0].count == 1 && miranda[0] == miranda[1], "\(miranda)")
+    }
+}
