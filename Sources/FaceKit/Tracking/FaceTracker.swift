@@ -28,8 +28,8 @@ import Synchronization
 /// from several take turns, but frames of two videos given to one tracker would be followed as
 /// one video.
 ///
-/// Tracking IDs are final or provisional, and the type says which.
-/// ``track(_:index:timestampMs:)`` gives ``TrackedVideoFrame``s, whose IDs are final: the number
+/// Tracking IDs are final or provisional, and the type says which. ``frames(of:)`` and
+/// ``track(_:index:timestampMs:)`` give ``TrackedVideoFrame``s, whose IDs are final: the number
 /// of the face's person in the video, 0, 1, 2... in order of appearance, one ID for the tracks
 /// of one person seen in different shots (``TrackJoining``); a frame comes out once every ID in
 /// it is decided, at most ``TrackJoining/defaultDecisionHorizonMs`` (30 s of video) after it

@@ -1,5 +1,5 @@
 /// One analysed video frame and its faces, each with its final tracking ID: what
-/// ``FaceTracker/track(_:index:timestampMs:)`` hands back.
+/// ``FaceTracker/frames(of:)`` yields and ``FaceTracker/track(_:index:timestampMs:)`` hands back.
 ///
 /// A final ID is the number of the face's person in the video: 0, 1, 2... in order of
 /// appearance, one ID for the tracks of one person seen in different shots, and it never
@@ -7,10 +7,8 @@
 /// (``FaceTracker/videoTrackIDs()`` maps them to the final ones).
 ///
 /// ```swift
-/// for frame in try VideoReader(contentsOfFile: "clip.mp4") {
-///     for tracked in try tracker.track(frame.image!, index: frame.index, timestampMs: frame.timestampMs) {
-///         print(tracked.index, tracked.timestampMs, tracked.faces.count)   // 0 0.0 1 ...
-///     }
+/// for try await frame in try FaceTracker(options: options).frames(of: VideoReader(contentsOfFile: "clip.mp4")) {
+///     print(frame.index, frame.timestampMs, frame.faces.count)   // 0 0.0 1 ...
 /// }
 /// ```
 public struct TrackedVideoFrame: Sendable, Equatable {

@@ -1,15 +1,22 @@
 import FaceKitTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FaceKit
 
-/// Final tracking IDs as the frames come (``FaceTracker/track(_:index:timestampMs:)``), on the
-/// development clips.
+/// Final tracking IDs as the frames come (``FaceTracker/track(_:index:timestampMs:)``), and the
+/// asynchronous sequence of them (``FaceTracker/frames(of:)``), on the development clips.
 @Suite("TrackedVideoFrames", .needsModels)
 struct TrackedVideoFramesTests {
     static func tracker() throws -> FaceTracker {
         try FaceTracker(options: TrackedVideo.trackingOptions, models: ModelLocator(directory: TestData.models))
+    }
+
+    static func tracker(watchedBy released: Released) throws -> FaceTracker {
+        let tracker = try tracker()
+        released.watch(tracker)
+        return tracker
     }
 
     static func clip(_ name: String) -> String {
@@ -79,5 +86,49 @@ struct TrackedVideoFramesTests {
         #expect(ids == Set(0..<6), "\(ids.sorted())")
         let miranda = [10, 150].map { index in frames[index].faces.map { $0.trackingID! } }
         #expect(miranda[0].count == 1 && miranda[0] == miranda[1], "\(miranda)")
+    }
+
+    @Test("frames(of:) yields what track() hands back, off the caller's actor")
+    func asyncSequence() async throws {
+        let path = Self.clip("TestVideos/leave-reenter.mp4")
+        let expected = try Self.trackedAsTheyCome(path, tracker: try Self.tracker())
+        var frames: [TrackedVideoFrame] = []
+        for try await frame in try Self.tracker().frames(ofContentsOfFile: path) { frames.append(frame) }
+        #expect(frames == expected)
+        // From the main actor too.
+        let onMain = try await Task { @MainActor in
+            var frames: [TrackedVideoFrame] = []
+            for try await frame in try Self.tracker().frames(of: VideoReader(contentsOfFile: path)) { frames.append(frame) }
+            return frames
+        }.value
+        #expect(onMain == expected)
+    }
+
+    /// Whether a tracker was let go of: its deinit waits for its threads' jobs, after which they end.
+    final class Released: Sendable {
+        private let tracker = Mutex<Weak?>(nil)
+        private struct Weak { weak var tracker: FaceTracker? }
+        func watch(_ tracker: FaceTracker) { self.tracker.withLock { $0 = Weak(tracker: tracker) } }
+        var isReleased: Bool { tracker.withLock { $0 != nil && $0!.tracker == nil } }
+    }
+
+    @Test("cancelling the task mid-video ends the sequence, stops decoding and lets go of the tracker")
+    func cancellation() async throws {
+        let path = Self.clip("TestVideos/leave-reenter.mp4")  // 150 frames
+        let released = Released()
+        let (started, startedContinuation) = AsyncStream.makeStream(of: Int.self)
+        let reading = Task { () throws -> (count: Int, released: Bool) in
+            var count = 0
+            for try await _ in try Self.tracker(watchedBy: released).frames(ofContentsOfFile: path) {
+                count += 1
+                if count == 10 { startedContinuation.yield(count) }
+            }
+            return (count, released.isReleased)
+        }
+        for await _ in started { break }
+        reading.cancel()
+        let (count, wasReleased) = try await reading.value
+        #expect(count >= 10 && count < 150, "\(count) frames")
+        #expect(wasReleased, "the tracker is still held once the loop has ended")
     }
 }
