@@ -71,7 +71,7 @@ public final class VideoReader {
         case interrupted
     }
 
-    /// Opens the video; `path` may hold bytes that are not UTF-8 as ``FilePathEncoding`` says.
+    /// Opens the video; `path` may hold bytes that are not UTF-8 as `FilePathEncoding` says.
     /// Runs `fk_video_open`, then `fk_video_get_info` (closing the video again when that fails).
     public convenience init(contentsOfFile path: String) throws(FaceKitError) {
         try self.init(contentsOfFile: path, readingInfo: Self.nativeInfo)

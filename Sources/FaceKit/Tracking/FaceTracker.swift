@@ -11,7 +11,7 @@ import Synchronization
 /// picture, or two faces collapse onto one), the detector runs on that frame at once, and on the
 /// ``detectionInterval`` frames after, so that a face covered for a moment is found again as
 /// soon as it is back. A new face entering the picture is found within ``detectionInterval`` frames. A
-/// ``BoxTracker`` gives IDs to detections; carried faces keep theirs. A face whose 68 points are
+/// `BoxTracker` gives IDs to detections; carried faces keep theirs. A face whose 68 points are
 /// implausible (``FaceShape/isPlausible``: mostly covered, or turned away) is neither followed
 /// nor reported, so it cannot start a track under a new ID while it is half hidden; it is taken
 /// up again as soon as it shows.
@@ -42,7 +42,7 @@ import Synchronization
 /// Re-identification (``Reidentification``) keeps a face's ID when it comes back after leaving
 /// the picture or after a gap longer than the tracker's survival window: it compares dlib's face
 /// descriptor (dlib_face_recognition_resnet_model_v1.dat) of faces that overlap no track with
-/// the faces lost recently (``BoxTracker``). It is on by default, and a tracker cannot be made
+/// the faces lost recently (`BoxTracker`). It is on by default, and a tracker cannot be made
 /// without that model (``FaceKitError/modelUnavailable(name:reason:)`` names the one step that
 /// fetches it: `scripts/fetch-models`), so IDs never follow weaker rules than asked without a word;
 /// ``Reidentification/off`` turns it off, and ``Reidentification/automatic`` leaves it off when the
