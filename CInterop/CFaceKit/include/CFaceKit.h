@@ -611,6 +611,10 @@ int32_t fk_blas_set_threads(int32_t threads, int32_t *in_use, fk_error *error);
  * lowered (a system that refuses) keeps its priority: the priority is a hint, not a result. */
 int32_t fk_thread_lower_priority(int32_t steps);
 
+/* Names the calling thread as ps, top, perf and gdb show it: the first 15 bytes of name (the
+ * system keeps no more). A name the system refuses is left as it was. */
+void fk_thread_set_name(const char *name);
+
 /* ---- Face clustering ------------------------------------------------------------------------
  * Grouping faces into people: squared distances between descriptors through the system BLAS,
  * for a nearest-neighbour graph built by the caller, and dlib's chinese_whispers over that graph.

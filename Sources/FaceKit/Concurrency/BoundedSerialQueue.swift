@@ -60,9 +60,10 @@ final class BoundedSerialQueue: Sendable {
         _ = Self.exitHandler
         Self.live.withLock { [state] in $0[ObjectIdentifier(state)] = state }
         // The thread holds the state, not the queue, so that the queue's deinit can stop it.
-        // Named from inside: Foundation names the system's thread only from the thread itself.
+        // Named by the system call from inside: Foundation's `Thread.name` did not always reach
+        // the system's name (a thread started from a dispatch worker kept the worker's).
         Thread { [state] in
-            Thread.current.name = label
+            fk_thread_set_name(label)
             Self.serve(state)
         }.start()
     }

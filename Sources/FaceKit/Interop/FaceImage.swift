@@ -34,7 +34,7 @@ public struct FaceImage: Sendable {
     let reduction: Int
 
     /// Reads and decodes an image file (JPEG, PNG, BMP, TIFF, WebP, HEIC, AVIF), recognised by its
-    /// content. `path` may hold bytes that are not UTF-8 as ``FilePathEncoding`` says. Runs
+    /// content. `path` may hold bytes that are not UTF-8 as `FilePathEncoding` says. Runs
     /// `fk_image_create_from_file`.
     public init(contentsOfFile path: String, maxPixels: Int = FaceImage.defaultMaxPixels) throws(FaceKitError) {
         var pointer: OpaquePointer?

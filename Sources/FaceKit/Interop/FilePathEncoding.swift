@@ -20,13 +20,13 @@
 /// FilePathEncoding.pathBytes(path).count   // 8: the original bytes
 /// FilePathEncoding.text(path)              // "caf\xE9.jpg"
 /// ```
-public enum FilePathEncoding {
+package enum FilePathEncoding {
     /// The code points that stand for single bytes: U+10FF00 + byte, for the bytes 0x80 ... 0xFF
     /// (bytes below 0x80 are always valid UTF-8 on their own).
     static let byteScalars: ClosedRange<UInt32> = 0x10FF80...0x10FFFF
 
     /// The path whose bytes are `bytes` (without a terminating NUL), as a string.
-    public static func string<Bytes: Collection<UInt8>>(fromPathBytes bytes: Bytes) -> String {
+    package static func string<Bytes: Collection<UInt8>>(fromPathBytes bytes: Bytes) -> String {
         let bytes = Array(bytes)
         var scalars = String.UnicodeScalarView()
         var index = 0
@@ -50,7 +50,7 @@ public enum FilePathEncoding {
     }
 
     /// The bytes of the path `path` stands for: the inverse of ``string(fromPathBytes:)``.
-    public static func pathBytes(_ path: String) -> [UInt8] {
+    package static func pathBytes(_ path: String) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(path.utf8.count)
         for scalar in path.unicodeScalars {
@@ -64,7 +64,7 @@ public enum FilePathEncoding {
     }
 
     /// Calls `body` with the path's bytes as a NUL-terminated C string, for a system or shim call.
-    public static func withFileSystemRepresentation<Result>(
+    package static func withFileSystemRepresentation<Result>(
         _ path: String, _ body: (UnsafePointer<CChar>) throws -> Result
     ) rethrows -> Result {
         var bytes = pathBytes(path)
@@ -84,7 +84,7 @@ public enum FilePathEncoding {
     /// FilePathEncoding.text("a\\xb.jpg")                                    // "a\x5Cxb.jpg"
     /// FilePathEncoding.text("a\nb.jpg", escapingControlCharacters: true)   // "a\x0Ab.jpg"
     /// ```
-    public static func text(_ path: String, escapingControlCharacters: Bool = false) -> String {
+    package static func text(_ path: String, escapingControlCharacters: Bool = false) -> String {
         var result = String.UnicodeScalarView()
         func escape(_ byte: UInt8) {
             let hex = String(byte, radix: 16, uppercase: true)
@@ -108,7 +108,7 @@ public enum FilePathEncoding {
 
     /// The path bytes that `text` (written by ``text(_:escapingControlCharacters:)``) stands
     /// for: every `\xHH` is the byte HH, everything else its UTF-8.
-    public static func pathBytes(fromText text: String) -> [UInt8] {
+    package static func pathBytes(fromText text: String) -> [UInt8] {
         let utf8 = Array(text.utf8)
         var bytes: [UInt8] = []
         var index = 0

@@ -7,19 +7,19 @@ extension ImageCanvas {
     /// ```swift
     /// ImageCanvas.Color(red: 255, green: 214, blue: 0)   // a bright yellow
     /// ```
-    public struct Color: Sendable, Equatable, Hashable {
-        public var red: UInt8
-        public var green: UInt8
-        public var blue: UInt8
+    package struct Color: Sendable, Equatable, Hashable {
+        package var red: UInt8
+        package var green: UInt8
+        package var blue: UInt8
 
-        public init(red: UInt8, green: UInt8, blue: UInt8) {
+        package init(red: UInt8, green: UInt8, blue: UInt8) {
             self.red = red
             self.green = green
             self.blue = blue
         }
 
-        public static let black = Color(red: 0, green: 0, blue: 0)
-        public static let white = Color(red: 255, green: 255, blue: 255)
+        package static let black = Color(red: 0, green: 0, blue: 0)
+        package static let white = Color(red: 255, green: 255, blue: 255)
 
         var native: fk_color { fk_color(red: red, green: green, blue: blue) }
     }
@@ -32,14 +32,14 @@ extension ImageCanvas {
     /// ```swift
     /// ImageCanvas.Stroke(color: .white, width: 2, outlineWidth: 1)   // 2 px white on 4 px black
     /// ```
-    public struct Stroke: Sendable, Equatable {
-        public var color: Color
-        public var width: Double
-        public var outlineColor: Color
+    package struct Stroke: Sendable, Equatable {
+        package var color: Color
+        package var width: Double
+        package var outlineColor: Color
         /// 0: no outline.
-        public var outlineWidth: Double
+        package var outlineWidth: Double
 
-        public init(color: Color, width: Double, outlineColor: Color = .black, outlineWidth: Double = 0) {
+        package init(color: Color, width: Double, outlineColor: Color = .black, outlineWidth: Double = 0) {
             self.color = color
             self.width = width
             self.outlineColor = outlineColor
@@ -54,9 +54,9 @@ extension ImageCanvas {
     }
 
     /// The size of a line of text, in pixels: `ascent` above the baseline, `descent` below.
-    public struct TextExtent: Sendable, Equatable {
-        public var width: Double
-        public var ascent: Double
-        public var descent: Double
+    package struct TextExtent: Sendable, Equatable {
+        package var width: Double
+        package var ascent: Double
+        package var descent: Double
     }
 }

@@ -15,13 +15,13 @@ import Foundation
 /// try canvas.drawRectangle(CGRect(x: 180, y: 78, width: 92, height: 92), stroke: yellow)
 /// try canvas.image().encoded(fileExtension: "png").write(to: URL(fileURLWithPath: "boxes.png"))
 /// ```
-public final class ImageCanvas {
-    public let width: Int
-    public let height: Int
+package final class ImageCanvas {
+    package let width: Int
+    package let height: Int
     private let pointer: OpaquePointer
 
     /// Copies `image` into a new canvas; runs `fk_canvas_create`.
-    public init(image: FaceImage) throws(FaceKitError) {
+    package init(image: FaceImage) throws(FaceKitError) {
         var created: OpaquePointer?
         try callNative(subject: "canvas") { fk_canvas_create(image.handle.pointer, &created, $0) }
         pointer = created!
@@ -33,7 +33,7 @@ public final class ImageCanvas {
 
     /// Draws straight segments through `points` (at least 2), and back to the first when
     /// `closed`; runs `fk_canvas_draw_polyline`.
-    public func drawPolyline(_ points: [CGPoint], closed: Bool = false, stroke: Stroke) throws(FaceKitError) {
+    package func drawPolyline(_ points: [CGPoint], closed: Bool = false, stroke: Stroke) throws(FaceKitError) {
         precondition(points.count >= 2, "ImageCanvas.drawPolyline needs at least 2 points, got \(points.count)")
         let native = points.map { fk_point(x: Float($0.x), y: Float($0.y)) }
         try callNative(subject: "canvas") {
@@ -42,12 +42,12 @@ public final class ImageCanvas {
     }
 
     /// Draws one straight segment.
-    public func drawLine(from start: CGPoint, to end: CGPoint, stroke: Stroke) throws(FaceKitError) {
+    package func drawLine(from start: CGPoint, to end: CGPoint, stroke: Stroke) throws(FaceKitError) {
         try drawPolyline([start, end], stroke: stroke)
     }
 
     /// Draws the outline of `rectangle`, centred on its edges.
-    public func drawRectangle(_ rectangle: CGRect, stroke: Stroke) throws(FaceKitError) {
+    package func drawRectangle(_ rectangle: CGRect, stroke: Stroke) throws(FaceKitError) {
         let corners = [
             CGPoint(x: rectangle.minX, y: rectangle.minY), CGPoint(x: rectangle.maxX, y: rectangle.minY),
             CGPoint(x: rectangle.maxX, y: rectangle.maxY), CGPoint(x: rectangle.minX, y: rectangle.maxY),
@@ -57,7 +57,7 @@ public final class ImageCanvas {
 
     /// Draws a ring of `stroke.width` around `center`, or a disc in `stroke.color` ringed by the
     /// outline when `filled`; runs `fk_canvas_draw_circle`.
-    public func drawCircle(center: CGPoint, radius: Double, filled: Bool, stroke: Stroke) throws(FaceKitError) {
+    package func drawCircle(center: CGPoint, radius: Double, filled: Bool, stroke: Stroke) throws(FaceKitError) {
         try callNative(subject: "canvas") {
             fk_canvas_draw_circle(
                 pointer, fk_point(x: Float(center.x), y: Float(center.y)), Float(radius), filled ? 1 : 0,
@@ -66,13 +66,13 @@ public final class ImageCanvas {
     }
 
     /// Fills the pixels whose centres lie inside `rectangle` with `color`; runs `fk_canvas_fill_rect`.
-    public func fill(_ rectangle: CGRect, color: Color) throws(FaceKitError) {
+    package func fill(_ rectangle: CGRect, color: Color) throws(FaceKitError) {
         try callNative(subject: "canvas") { fk_canvas_fill_rect(pointer, fk_rect(rectangle), color.native, $0) }
     }
 
     /// Draws one line of ASCII text with its baseline starting at `origin`, capital letters
     /// `height` pixels tall (other characters come out as `?`); runs `fk_canvas_draw_text`.
-    public func drawText(_ text: String, at origin: CGPoint, height: Double, stroke: Stroke) throws(FaceKitError) {
+    package func drawText(_ text: String, at origin: CGPoint, height: Double, stroke: Stroke) throws(FaceKitError) {
         try callNative(subject: "canvas") {
             fk_canvas_draw_text(
                 pointer, text, fk_point(x: Float(origin.x), y: Float(origin.y)), Float(height), stroke.native, $0)
@@ -80,14 +80,14 @@ public final class ImageCanvas {
     }
 
     /// The size of `text` as ``drawText(_:at:height:stroke:)`` draws it; runs `fk_text_measure`.
-    public static func measure(_ text: String, height: Double, stroke: Stroke) throws(FaceKitError) -> TextExtent {
+    package static func measure(_ text: String, height: Double, stroke: Stroke) throws(FaceKitError) -> TextExtent {
         var extent = fk_text_extent()
         try callNative(subject: "canvas") { fk_text_measure(text, Float(height), stroke.native, &extent, $0) }
         return TextExtent(width: Double(extent.width), ascent: Double(extent.ascent), descent: Double(extent.descent))
     }
 
     /// What has been drawn so far, as a new image; runs `fk_canvas_copy_image`.
-    public func image() throws(FaceKitError) -> FaceImage {
+    package func image() throws(FaceKitError) -> FaceImage {
         var copy: OpaquePointer?
         try callNative(subject: "canvas") { fk_canvas_copy_image(pointer, &copy, $0) }
         return try FaceImage(taking: copy!, subject: "canvas")

@@ -6,11 +6,13 @@ internal import CFaceKit
 ///
 /// Frames come out upright (quarter and half turns of the rotation metadata applied). Skipping a
 /// frame without decoding it is much cheaper than reading it, which `--every N` relies on.
-/// Not thread-safe: read a video from one thread.
+/// A reader is a `Sequence` of its decoded frames, read once: a `for` loop ends at the end of
+/// the stream or at an error, which ``readingError`` then holds. Not thread-safe: read a video
+/// from one thread (``Interruption`` ends a read from another).
 ///
 /// ```swift
 /// let video = try VideoReader(contentsOfFile: "clip.mp4")
-/// while let frame = try video.next() { print(frame.index, frame.timestampMs) }
+/// for frame in video { print(frame.index, frame.timestampMs, frame.image!.width) }   // 0 0.0 640 ...
 /// ```
 public final class VideoReader {
     /// One frame: its 0-based index, presentation time and, when decoded, its image.
@@ -35,6 +37,9 @@ public final class VideoReader {
     public private(set) var lastTimestampMs = 0.0
     /// Index of the last frame read, -1 before the first.
     public private(set) var lastIndex = -1
+    /// The error that ended a `for` loop over the reader (``Iterator``), `nil` when the loop ran
+    /// to the end of the stream.
+    public fileprivate(set) var readingError: FaceKitError?
 
     private let pointer: OpaquePointer
 
@@ -66,7 +71,7 @@ public final class VideoReader {
         case interrupted
     }
 
-    /// Opens the video; `path` may hold bytes that are not UTF-8 as ``FilePathEncoding`` says.
+    /// Opens the video; `path` may hold bytes that are not UTF-8 as `FilePathEncoding` says.
     /// Runs `fk_video_open`, then `fk_video_get_info` (closing the video again when that fails).
     public convenience init(contentsOfFile path: String) throws(FaceKitError) {
         try self.init(contentsOfFile: path, readingInfo: Self.nativeInfo)
@@ -82,7 +87,7 @@ public final class VideoReader {
         case .url: kind = FK_LIVE_URL
         case .device: kind = FK_LIVE_DEVICE
         }
-        let timeout = Int32(clamping: max(1, timeoutMs)), openTimeout = Int32(clamping: max(1, openTimeoutMs))
+        let timeout = Int32(clamping: Swift.max(1, timeoutMs)), openTimeout = Int32(clamping: Swift.max(1, openTimeoutMs))
         try self.init(source: source.name, readingInfo: Self.nativeInfo) { path, opened, error in
             FilePathEncoding.withFileSystemRepresentation(path) {
                 fk_video_open_live($0, Int32(kind.rawValue), timeout, openTimeout, &opened, error)
@@ -122,7 +127,7 @@ public final class VideoReader {
         height = Int(info.height)
         framesPerSecond = info.fps
         declaredFrameCount = Int(info.frame_count)
-        declaredDurationMs = info.duration_ms.isFinite ? max(0, info.duration_ms) : 0
+        declaredDurationMs = info.duration_ms.isFinite ? Swift.max(0, info.duration_ms) : 0
     }
 
     deinit { fk_video_free(pointer) }
@@ -199,10 +204,30 @@ public final class VideoReader {
     /// containers. A shortfall of 5 frames or 2% (of the count, and of the duration) is tolerated.
     public var endedEarly: Bool {
         let frames = lastIndex + 1
-        let countShort = declaredFrameCount > 0 && frames < declaredFrameCount - max(5, declaredFrameCount / 50)
+        let countShort = declaredFrameCount > 0 && frames < declaredFrameCount - Swift.max(5, declaredFrameCount / 50)
         guard countShort, declaredDurationMs > 0 else { return countShort }
         let frameMs = framesPerSecond > 0 ? 1000 / framesPerSecond : 40
         let reachedMs = frames > 0 ? lastTimestampMs + frameMs : 0
-        return reachedMs < declaredDurationMs - max(5 * frameMs, declaredDurationMs / 50)
+        return reachedMs < declaredDurationMs - Swift.max(5 * frameMs, declaredDurationMs / 50)
     }
+}
+
+extension VideoReader: Sequence {
+    /// Reads the frames one after the other, each decoded (``next(decode:)``), until the end of
+    /// the stream or an error, which it keeps in ``readingError``.
+    public struct Iterator: IteratorProtocol {
+        fileprivate let reader: VideoReader
+
+        public mutating func next() -> Frame? {
+            guard reader.readingError == nil else { return nil }
+            do {
+                return try reader.next(decode: true)
+            } catch {
+                reader.readingError = error
+                return nil
+            }
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(reader: self) }
 }

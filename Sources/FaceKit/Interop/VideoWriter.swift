@@ -16,30 +16,30 @@ import Foundation
 /// try writer.finish()
 /// writer.codec   // "avc1"
 /// ```
-public final class VideoWriter {
+package final class VideoWriter {
     /// H.264 first; MPEG-4 Part 2, which every FFmpeg build encodes, as the fallback.
-    public static let defaultCodecs = ["avc1", "mp4v"]
+    package static let defaultCodecs = ["avc1", "mp4v"]
     /// WebM holds only VP8/VP9 (and AV1) video.
-    public static let webMCodecs = ["VP80", "VP90"]
+    package static let webMCodecs = ["VP80", "VP90"]
     /// The narrowest and lowest frames that can be written, in pixels. The encoders keep colour
     /// at half resolution (4:2:0), so an odd width or height one pixel smaller
     /// (the last column or row is left out), and a side of 1 px would become 0.
-    public static let minimumSide = 2
+    package static let minimumSide = 2
 
-    public let path: String
-    public let width: Int
-    public let height: Int
-    public let framesPerSecond: Double
+    package let path: String
+    package let width: Int
+    package let height: Int
+    package let framesPerSecond: Double
     /// The four-character code of the codec in use.
-    public let codec: String
+    package let codec: String
     /// Frames written so far.
-    public private(set) var frameCount = 0
+    package private(set) var frameCount = 0
     private let pointer: OpaquePointer
 
     /// Creates (or replaces) the file at `path` (which may hold bytes that are not UTF-8, as
     /// ``FilePathEncoding`` says); runs `fk_video_writer_create` with each of `codecs` in turn and
     /// throws the last failure when none can be used.
-    public init(
+    package init(
         path: String, framesPerSecond: Double, width: Int, height: Int, codecs: [String] = VideoWriter.defaultCodecs
     ) throws(FaceKitError) {
         guard !codecs.isEmpty, codecs.allSatisfy({ $0.utf8.count == 4 }) else {
@@ -80,13 +80,13 @@ public final class VideoWriter {
     deinit { fk_video_writer_free(pointer) }
 
     /// Why frames of this size cannot be written (see ``minimumSide``).
-    public static func tooSmallReason(width: Int, height: Int) -> String {
+    package static func tooSmallReason(width: Int, height: Int) -> String {
         "frames of \(width)x\(height) px are too small to write as video: "
             + "the encoders keep colour at half resolution and need at least \(minimumSide) px each way"
     }
 
     /// Encodes `frame` as the next frame; runs `fk_video_writer_write`.
-    public func write(_ frame: FaceImage) throws(FaceKitError) {
+    package func write(_ frame: FaceImage) throws(FaceKitError) {
         guard frame.width == width, frame.height == height else {
             throw .invalidOption(
                 name: "frame", reason: "a \(frame.width)x\(frame.height) frame in a \(width)x\(height) video")
@@ -97,7 +97,7 @@ public final class VideoWriter {
 
     /// Flushes the encoder and completes the file; runs `fk_video_writer_finish`. Calling it
     /// again does nothing.
-    public func finish() throws(FaceKitError) {
+    package func finish() throws(FaceKitError) {
         try callNative(subject: path) { fk_video_writer_finish(pointer, $0) }
     }
 }

@@ -34,8 +34,8 @@ import Foundation
 /// tracker.update(boxes: [CGRect(x: 14, y: 10, width: 50, height: 50),
 ///                        CGRect(x: 300, y: 10, width: 50, height: 50)], timestampMs: 40) // [0, 1]
 /// ```
-public struct BoxTracker: Sendable {
-    public let configuration: TrackerConfiguration
+package struct BoxTracker: Sendable {
+    package let configuration: TrackerConfiguration
     /// Live tracks, oldest first.
     private(set) var tracks: [Track] = []
     /// Dropped tracks that still have descriptors and were seen within the re-identification
@@ -43,27 +43,27 @@ public struct BoxTracker: Sendable {
     private(set) var lostTracks: [Track] = []
     private var nextID = 0
 
-    public init(configuration: TrackerConfiguration = TrackerConfiguration()) {
+    package init(configuration: TrackerConfiguration = TrackerConfiguration()) {
         self.configuration = configuration
     }
 
     /// IDs of the tracks alive now: seen in the last frame or missed for no longer than allowed.
-    public var liveTrackIDs: [Int] { tracks.map(\.id) }
+    package var liveTrackIDs: [Int] { tracks.map(\.id) }
 
     /// IDs of dropped tracks that re-identification may still bring back.
-    public var lostTrackIDs: [Int] { lostTracks.map(\.id) }
+    package var lostTrackIDs: [Int] { lostTracks.map(\.id) }
 
     /// The tracking ID of each of `boxes` (same order), seen at `timestampMs`, by overlap and
     /// motion only. Timestamps should increase from call to call; a repeated or earlier one
     /// predicts no motion.
-    public mutating func update(boxes: [CGRect], timestampMs: Double) -> [Int] {
+    package mutating func update(boxes: [CGRect], timestampMs: Double) -> [Int] {
         update(boxes: boxes, timestampMs: timestampMs) { (_: Int) throws(Never) -> [Float]? in nil }
     }
 
     /// The tracking ID of each of `boxes`, with re-identification: `descriptor(i)` gives the face
     /// descriptor of `boxes[i]` (called at most once per box, and only when needed), or `nil`
     /// when none can be computed for it; its errors are passed on, with the tracker unchanged.
-    public mutating func update<E: Error>(
+    package mutating func update<E: Error>(
         boxes: [CGRect], timestampMs: Double, descriptor: (Int) throws(E) -> [Float]?
     ) throws(E) -> [Int] {
         try update(boxes: boxes, timestampMs: timestampMs) { (index) throws(E) -> PendingDescriptor? in
@@ -118,7 +118,7 @@ public struct BoxTracker: Sendable {
     /// A cut to another shot: every live track ends now. Those with descriptors wait among the
     /// lost ones, where only their descriptors can bring them back (``maximumDescriptorDistance``):
     /// in a new shot neither position nor "the only face missing" says who a face is.
-    public mutating func endShot() {
+    package mutating func endShot() {
         for track in tracks where !track.descriptors.isEmpty {
             var ended = track
             ended.endShot()
@@ -130,7 +130,7 @@ public struct BoxTracker: Sendable {
 
     /// Forgets every track, lost ones included; the next IDs continue from where they were, so an
     /// ID is never reused.
-    public mutating func removeAllTracks() {
+    package mutating func removeAllTracks() {
         tracks.removeAll()
         lostTracks.removeAll()
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Finds faces in successive video frames and gives each a ``Face/trackingID`` that stays with
 /// the same person: the detector every few frames, optical flow in between.
@@ -10,7 +11,7 @@ import Foundation
 /// picture, or two faces collapse onto one), the detector runs on that frame at once, and on the
 /// ``detectionInterval`` frames after, so that a face covered for a moment is found again as
 /// soon as it is back. A new face entering the picture is found within ``detectionInterval`` frames. A
-/// ``BoxTracker`` gives IDs to detections; carried faces keep theirs. A face whose 68 points are
+/// `BoxTracker` gives IDs to detections; carried faces keep theirs. A face whose 68 points are
 /// implausible (``FaceShape/isPlausible``: mostly covered, or turned away) is neither followed
 /// nor reported, so it cannot start a track under a new ID while it is half hidden; it is taken
 /// up again as soon as it shows.
@@ -23,12 +24,25 @@ import Foundation
 /// The options must have `isTrackingEnabled` set, as ML Kit asks; contours are refused with
 /// tracking (``FaceDetectorOptions/validate()``). Frames are expected in playing order, with
 /// their presentation time, which the tracker uses to predict motion across skipped frames.
-/// A tracker is not thread-safe (its flow and descriptor keep state): one per video and thread.
+/// A tracker follows one video at a time: it may be handed between threads and tasks, and calls
+/// from several take turns, but frames of two videos given to one tracker would be followed as
+/// one video.
+///
+/// Tracking IDs are final or provisional, and the type says which. ``frames(of:)`` and
+/// ``track(_:index:timestampMs:)`` give ``TrackedVideoFrame``s, whose IDs are final: the number
+/// of the face's person in the video, 0, 1, 2... in order of appearance, one ID for the tracks
+/// of one person seen in different shots (``TrackJoining``); a frame comes out once every ID in
+/// it is decided, at most ``TrackJoining/defaultDecisionHorizonMs`` (30 s of video) after it
+/// unless re-identification still waits for a face lost less than
+/// ``TrackerConfiguration/reidentificationWindowMs`` before, so memory stays bounded whatever
+/// the video's length. ``process(_:timestampMs:)`` gives the frame's faces at once, as ML Kit
+/// does, with provisional IDs: the same as the final ones until a track joins an earlier one,
+/// after which ``videoTrackIDs()`` maps them to the final ones at the end of the video.
 ///
 /// Re-identification (``Reidentification``) keeps a face's ID when it comes back after leaving
 /// the picture or after a gap longer than the tracker's survival window: it compares dlib's face
 /// descriptor (dlib_face_recognition_resnet_model_v1.dat) of faces that overlap no track with
-/// the faces lost recently (``BoxTracker``). It is on by default, and a tracker cannot be made
+/// the faces lost recently (`BoxTracker`). It is on by default, and a tracker cannot be made
 /// without that model (``FaceKitError/modelUnavailable(name:reason:)`` names the one step that
 /// fetches it: `scripts/fetch-models`), so IDs never follow weaker rules than asked without a word;
 /// ``Reidentification/off`` turns it off, and ``Reidentification/automatic`` leaves it off when the
@@ -56,7 +70,7 @@ import Foundation
 ///     }
 /// }
 /// ```
-public final class FaceTracker {
+public final class FaceTracker: Sendable {
     /// Whether faces are re-identified by appearance (dlib's face descriptor).
     public enum Reidentification: Sendable, Equatable {
         /// On when the descriptor model is found, off (overlap and motion only) when it is not:
@@ -75,7 +89,7 @@ public final class FaceTracker {
     public static let defaultDetectionInterval = 5
 
     public var options: FaceDetectorOptions { detector.options }
-    public var configuration: TrackerConfiguration { tracker.configuration }
+    public let configuration: TrackerConfiguration
     /// Whether this tracker re-identifies faces by appearance.
     public var isReidentifying: Bool { descriptorWorker != nil }
     /// Why re-identification is off although it was asked for (``Reidentification/automatic``
@@ -91,27 +105,28 @@ public final class FaceTracker {
     public let detector: FaceDetector
     /// dlib's ResNet on a thread of its own, when re-identifying.
     private let descriptorWorker: DescriptorWorker?
-    private let pointTracker: NativePointTracker
-    private var tracker: BoxTracker
-    /// Faces seen in the last analysed frame, by tracking ID: what the next frame carries.
-    private var followed: [Int: FaceFollower.State] = [:]
-    /// Analysed frames since the detector last ran (so that the first frame is detected).
-    private var framesSinceDetection = Int.max / 2
-    /// Analysed frames since a followed face was lost while its track lives on.
-    private var framesSinceLoss = Int.max / 2
     /// Describes each frame's faces once tracked, on a thread of its own.
     private let reporting: ReportingWorker
-    private var cuts = SceneCutDetector()
-    /// Every track of this video, with its descriptors: for ``joinedTrackIDs()``. Reading it
-    /// waits for the descriptors still computing.
-    public var joining: TrackJoining {
-        recordDescriptors(waiting: true)
-        return spans
+
+    /// Everything that changes from frame to frame; calls take turns at it.
+    private struct State {
+        var tracking: FrameTracker
+        /// Frames given to ``track(_:index:timestampMs:)`` and not yet handed back, oldest first.
+        var waiting: [WaitingFrame] = []
+        /// ``finishVideo()`` was called: the next frame starts a new video.
+        var isFinished = false
     }
-    private var spans = TrackJoining()
-    /// Descriptors not yet in ``spans``, in the order they were taken (which fixes the order of
-    /// each track's descriptors there).
-    private var unrecordedDescriptors: [(id: Int, timestampMs: Double, descriptor: PendingDescriptor)] = []
+
+    /// A frame being described, or whose IDs are not all final yet.
+    private struct WaitingFrame {
+        var index: Int
+        var timestampMs: Double
+        var faces: PendingFaces
+        /// The faces' provisional IDs.
+        var ids: [Int]
+    }
+
+    private let state: Mutex<State>
 
     /// Validates `options` (tracking on, no contours), then loads the detector's models and, as
     /// `reidentification` says, the face descriptor model.
@@ -145,6 +160,7 @@ public final class FaceTracker {
                 name: "detectionInterval", reason: "the detector must run every 1 or more frames, got \(detectionInterval)")
         }
         self.detector = detector
+        self.configuration = configuration
         self.detectionInterval = detectionInterval
         isSmoothing = smoothing
         reporting = ReportingWorker(FaceReporter(detector: detector, isSmoothing: smoothing))
@@ -168,9 +184,11 @@ public final class FaceTracker {
                 reidentificationUnavailableReason = error.description
             }
         }
-        descriptorWorker = descriptorModel.map(DescriptorWorker.init(modelPath:))
-        tracker = BoxTracker(configuration: configuration)
-        pointTracker = try NativePointTracker()
+        let descriptorWorker = descriptorModel.map(DescriptorWorker.init(modelPath:))
+        self.descriptorWorker = descriptorWorker
+        state = Mutex(State(tracking: try FrameTracker(
+            detector: detector, descriptorWorker: descriptorWorker, configuration: configuration,
+            detectionInterval: detectionInterval)))
     }
 
     /// Waits for the descriptor passes still running: a pass the tracker never read would
@@ -182,7 +200,8 @@ public final class FaceTracker {
     }
 
     /// The faces in `image`, shown at `timestampMs`, ordered as ``FaceDetector/process(_:)``
-    /// orders them, each with its tracking ID.
+    /// orders them, each with its provisional tracking ID: final as long as no track has joined an
+    /// earlier one (``videoTrackIDs()``; ``track(_:index:timestampMs:)`` gives final IDs).
     public func process(_ image: FaceImage, timestampMs: Double) throws(FaceKitError) -> [Face] {
         try processInBackground(image, timestampMs: timestampMs).faces()
     }
@@ -194,179 +213,119 @@ public final class FaceTracker {
     /// frames. At most ``ReportingWorker/maximumWaiting`` frames wait to be described: past that,
     /// this waits.
     public func processInBackground(_ image: FaceImage, timestampMs: Double) throws(FaceKitError) -> PendingFaces {
-        reporting.report(try track(image, timestampMs: timestampMs))
+        try state.withLock { (state) throws(FaceKitError) -> PendingFaces in
+            if state.isFinished { startVideo(&state) }
+            return reporting.report(try state.tracking.track(image, timestampMs: timestampMs))
+        }
     }
 
-    /// The first half of ``process(_:timestampMs:)``: each face found in `image`, with its ID.
-    private func track(_ image: FaceImage, timestampMs: Double) throws(FaceKitError) -> TrackedFrame {
-        if let error = descriptorWorker?.takeError() { throw error }
-        let reduction = FaceFollower.reduction(frameWidth: image.width, options: options)
-        try pointTracker.push(image, reduction: reduction)
-        let isCut = try cuts.isCut(image)
-        if isCut {
-            // A new shot: nothing is carried over by position or flow, only by appearance.
-            tracker.endShot()
-            followed.removeAll()
-            framesSinceDetection = Int.max / 2
+    /// Tracks frame `index` of the video, `image` shown at `timestampMs`, and hands back every
+    /// frame given so far whose faces are described and whose tracking IDs are final, oldest
+    /// first: none, this one, or several.
+    ///
+    /// The frame is described on a thread of its own while the caller reads the next one
+    /// (``processInBackground(_:timestampMs:)``), so a frame comes back from a later call; one
+    /// whose IDs wait for a decision (a face that may be the person of an earlier shot) comes back
+    /// once they are decided, with the frames after it. ``finishVideo()`` hands back the rest.
+    ///
+    /// ```swift
+    /// let video = try VideoReader(contentsOfFile: "clip.mp4")
+    /// for frame in video {
+    ///     for tracked in try tracker.track(frame.image!, index: frame.index, timestampMs: frame.timestampMs) {
+    ///         print(tracked.index, tracked.faces.map { $0.trackingID! })
+    ///     }
+    /// }
+    /// for tracked in try tracker.finishVideo() { print(tracked.index, tracked.faces.map { $0.trackingID! }) }
+    /// ```
+    public func track(_ image: FaceImage, index: Int, timestampMs: Double) throws(FaceKitError) -> [TrackedVideoFrame] {
+        try state.withLock { (state) throws(FaceKitError) -> [TrackedVideoFrame] in
+            if state.isFinished { startVideo(&state) }
+            let tracked = try state.tracking.track(image, timestampMs: timestampMs)
+            let ids = tracked.faces.map(\.id)
+            state.waiting.append(WaitingFrame(index: index, timestampMs: timestampMs, faces: reporting.report(tracked), ids: ids))
+            return try Self.takeFinalFrames(from: &state, waiting: false)
         }
-        framesSinceDetection += 1
-        framesSinceLoss += 1
-        var faces: [(id: Int, state: FaceFollower.State)] = []
-        var restartedIDs: Set<Int> = []
-        // A face lost a moment ago may be back any frame: look for it on every frame for a while.
-        let awaitingReturn = framesSinceLoss < detectionInterval
-        if framesSinceDetection < detectionInterval, !awaitingReturn, let carried = try carryFollowedFaces(into: image) {
-            faces = carried
-            tracker.follow(Dictionary(uniqueKeysWithValues: carried.map { ($0.id, $0.state.frame) }), timestampMs: timestampMs)
-        } else {
-            (faces, restartedIDs) = try detectFaces(in: image, timestampMs: timestampMs)
-            framesSinceDetection = 0
-        }
-        let live = Set(tracker.liveTrackIDs)
-        if followed.keys.contains(where: { id in live.contains(id) && !faces.contains { $0.id == id } }) {
-            framesSinceLoss = 0
-        }
-        followed = Dictionary(uniqueKeysWithValues: faces.map { ($0.id, $0.state) })
+    }
 
-        for (id, _) in faces { spans.record(id: id, timestampMs: timestampMs) }
-        var descriptors: [PendingDescriptor]?
-        if options.descriptorMode == .all {
-            // Filled in as the faces are described; their order here fixes their order in spans.
-            let pending = faces.map { _ in PendingDescriptor() }
-            for (face, descriptor) in zip(faces, pending) { unrecordedDescriptors.append((face.id, timestampMs, descriptor)) }
-            descriptors = pending
+    /// Ends the video given to ``track(_:index:timestampMs:)``: every frame not yet handed back,
+    /// oldest first, their IDs now final (each track's decided from all its descriptors). The
+    /// next frame given starts a new video, whose IDs start again from 0; until then
+    /// ``videoTrackIDs()`` and ``joinedTrackIDs()`` describe the video ended.
+    public func finishVideo() throws(FaceKitError) -> [TrackedVideoFrame] {
+        try state.withLock { (state) throws(FaceKitError) -> [TrackedVideoFrame] in
+            state.tracking.finishIDs()
+            state.isFinished = true
+            return try Self.takeFinalFrames(from: &state, waiting: true)
         }
-        recordDescriptors(waiting: false)
-        return TrackedFrame(
-            image: image, timestampMs: timestampMs, faces: faces, isCut: isCut, restartedIDs: restartedIDs,
-            liveIDs: live, descriptors: descriptors)
+    }
+
+    /// The waiting frames, from the oldest, while their IDs are final and (unless `waiting`) their
+    /// faces described. A frame that could not be described ends the video there: the frames
+    /// after it are dropped, and the error thrown.
+    private static func takeFinalFrames(from state: inout State, waiting: Bool) throws(FaceKitError) -> [TrackedVideoFrame] {
+        let numbers = state.tracking.spans.decidedIDs
+        var taken: [TrackedVideoFrame] = []
+        var count = 0
+        for frame in state.waiting {
+            guard frame.ids.allSatisfy({ numbers[$0] != nil }), waiting || frame.faces.isReady else { break }
+            count += 1
+            let faces: [Face]
+            do {
+                faces = try frame.faces.faces()
+            } catch {
+                state.waiting.removeAll()
+                throw error
+            }
+            taken.append(TrackedVideoFrame(
+                index: frame.index, timestampMs: frame.timestampMs,
+                faces: faces.map { face in
+                    var face = face
+                    face.trackingID = face.trackingID.flatMap { numbers[$0] }
+                    return face
+                }))
+        }
+        state.waiting.removeFirst(count)
+        return taken
+    }
+
+    /// Every track of this video, with its descriptors: for ``joinedTrackIDs()``. Reading it
+    /// waits for the descriptors still computing.
+    package var joining: TrackJoining {
+        state.withLock { state in
+            state.tracking.recordDescriptors(waiting: true)
+            return state.tracking.spans
+        }
     }
 
     /// The tracks of this video that are one person seen in different shots, joined now that
     /// every track's descriptors are known (``TrackJoining``): each joined ID mapped to the ID it
     /// takes. Empty without re-identification. Call at the end of a video, before ``reset()``.
-    public func joinedTrackIDs() -> [Int: Int] { isReidentifying ? joining.joinedIDs() : [:] }
+    public func joinedTrackIDs() -> [Int: Int] { joining.joinedIDs() }
 
-    /// Every track's ID for the whole video (``TrackJoining/videoIDs(joining:)``): joined tracks
-    /// share one, and they are numbered 0, 1, 2... in order of appearance. The IDs
-    /// ``process(_:timestampMs:)`` gives are provisional until then. Call at the end of a video,
-    /// before ``reset()``.
-    public func videoTrackIDs() -> [Int: Int] { joining.videoIDs(joining: isReidentifying) }
+    /// Every track's final ID (``TrackJoining/videoIDs()``), by the provisional ID
+    /// ``process(_:timestampMs:)`` gave it: joined tracks share one, and they are numbered 0, 1,
+    /// 2... in order of appearance. Call at the end of a video, before ``reset()``.
+    public func videoTrackIDs() -> [Int: Int] { joining.videoIDs() }
 
-    /// Moves the descriptors that are ready (all of them, waiting, when `waiting`) into
-    /// ``spans``, oldest first.
-    private func recordDescriptors(waiting: Bool) {
-        var recorded = 0
-        for (id, timestampMs, descriptor) in unrecordedDescriptors {
-            guard waiting || descriptor.isReady else { break }
-            let values = descriptor.value
-            spans.record(id: id, timestampMs: timestampMs, descriptor: values.map(FaceDescriptor.init(values:)))
-            recorded += 1
-        }
-        unrecordedDescriptors.removeFirst(recorded)
+    /// The mean descriptor of every track that has the final ID `trackingID` in this video (its
+    /// faces' descriptors, and those re-identification took), `nil` when there are none: the
+    /// person's, for naming them. Call at the end of a video, before ``reset()``.
+    public func meanDescriptor(ofTrack trackingID: Int) -> FaceDescriptor? {
+        let joining = joining
+        let ids = joining.videoIDs().filter { $0.value == trackingID }.keys.sorted()
+        return joining.meanDescriptor(of: ids)
     }
 
     /// Forgets every face seen so far, for a new video, whose IDs start again from 0: a video's
     /// IDs then do not depend on the videos tracked before it (`facekit track --shard`).
     public func reset() {
-        tracker = BoxTracker(configuration: tracker.configuration)
-        followed.removeAll()
+        state.withLock { startVideo(&$0) }
+    }
+
+    private func startVideo(_ state: inout State) {
         reporting.reset()
-        cuts = SceneCutDetector()
-        descriptorWorker?.waitForAll()
-        _ = descriptorWorker?.takeError()
-        unrecordedDescriptors.removeAll()
-        spans.reset()
-        framesSinceDetection = Int.max / 2
-        framesSinceLoss = Int.max / 2
-    }
-
-    // MARK: - Steps
-
-    /// The faces of the last frame carried into this one, or `nil` when one of them is lost (or
-    /// two became one) and the detector must run.
-    private func carryFollowedFaces(into image: FaceImage) throws(FaceKitError) -> [(id: Int, state: FaceFollower.State)]? {
-        let ids = followed.keys.sorted()
-        var motions: [FaceFollower.Motion] = []
-        for id in ids {
-            guard let motion = try FaceFollower.move(followed[id]!, with: pointTracker, in: image) else { return nil }
-            motions.append(motion)
-        }
-        let shapes = try detector.shapes(in: image, seedBoxes: motions.map(\.seedBox))
-        var carried: [(id: Int, state: FaceFollower.State)] = []
-        for (index, id) in ids.enumerated() {
-            guard let state = FaceFollower.carried(followed[id]!, by: motions[index], shape: shapes[index]) else { return nil }
-            carried.append((id, state))
-        }
-        for (a, b) in carried.indices.flatMap({ a in carried.indices.filter { $0 > a }.map { (a, $0) } })
-        where BoxOverlap.intersectionOverUnion(carried[a].state.frame, carried[b].state.frame) > 0.5 {
-            return nil
-        }
-        return carried
-    }
-
-    /// A full detection, matched to the tracks by ``BoxTracker`` (with descriptors when
-    /// re-identifying), and the IDs whose smoothing starts afresh: new faces, and faces
-    /// re-identified after a jump.
-    ///
-    /// A detection of a face that was being followed gets its boxes half way between the
-    /// detector's and where the flow carried them (``detectionWeight``): the detector corrects the
-    /// flow's drift, and the 68-point model does not jump between two seed boxes (which can flip
-    /// a half-closed eye's reading).
-    private func detectFaces(in image: FaceImage, timestampMs: Double) throws(FaceKitError)
-        -> (faces: [(id: Int, state: FaceFollower.State)], restarted: Set<Int>)
-    {
-        // Video searches upright faces only, without close-ups (docs/cli.md, "Orientation").
-        let candidates = try detector.candidates(in: image, search: .video)
-        var motions: [FaceFollower.Motion] = []
-        for id in followed.keys.sorted() {
-            if let motion = try FaceFollower.move(followed[id]!, with: pointTracker, in: image) { motions.append(motion) }
-        }
-        let overlaps = candidates.map { candidate in motions.map { BoxOverlap.intersectionOverUnion(candidate.frame, $0.frame) } }
-        let pairs = Dictionary(uniqueKeysWithValues: GreedyAssignment.pairs(scores: overlaps, minimum: 0.5).map { ($0.row, $0.column) })
-        var states: [FaceFollower.State] = []
-        var continuing: [Bool] = []
-        let seeds = candidates.enumerated().map { index, candidate in
-            pairs[index].map { (frame: Self.mix(motions[$0].frame, candidate.frame), seedBox: Self.mix(motions[$0].seedBox, candidate.seedBox)) }
-                ?? (frame: candidate.frame, seedBox: candidate.seedBox)
-        }
-        let shapes = try detector.shapes(in: image, seedBoxes: seeds.map(\.seedBox))
-        for (index, candidate) in candidates.enumerated() {
-            // Mostly covered or turned away: not followed, not reported; taken up when it shows.
-            guard shapes[index].isPlausible else { continue }
-            states.append(FaceFollower.State(
-                shape: shapes[index], frame: seeds[index].frame, seedBox: seeds[index].seedBox, detectionScore: candidate.score))
-            continuing.append(pairs[index] != nil)
-        }
-        let boxes = states.map(\.frame)
-        let ids: [Int]
-        var described: [Int: PendingDescriptor] = [:]
-        if let descriptorWorker {
-            ids = tracker.update(boxes: boxes, timestampMs: timestampMs) { (index) -> PendingDescriptor? in
-                let pending = descriptorWorker.describe(states[index].shape, in: image)
-                described[index] = pending
-                return pending
-            }
-        } else {
-            ids = tracker.update(boxes: boxes, timestampMs: timestampMs)
-        }
-        for (index, pending) in described.sorted(by: { $0.key < $1.key }) {
-            unrecordedDescriptors.append((ids[index], timestampMs, pending))
-        }
-        let restarted = Set(ids.indices.filter { !continuing[$0] }.map { ids[$0] })
-        return (Array(zip(ids, states)).map { (id: $0.0, state: $0.1) }, restarted)
-    }
-
-    /// Weight of a new detection's boxes against those carried by flow, for a face followed into
-    /// a detection frame.
-    static let detectionWeight = 0.5
-
-    /// `carried` moved ``detectionWeight`` of the way to `detected`.
-    private static func mix(_ carried: CGRect, _ detected: CGRect) -> CGRect {
-        let w = detectionWeight
-        return CGRect(
-            x: carried.minX + (detected.minX - carried.minX) * w, y: carried.minY + (detected.minY - carried.minY) * w,
-            width: carried.width + (detected.width - carried.width) * w,
-            height: carried.height + (detected.height - carried.height) * w)
+        state.tracking.reset()
+        state.waiting.removeAll()
+        state.isFinished = false
     }
 }

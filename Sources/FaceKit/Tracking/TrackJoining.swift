@@ -1,84 +1,229 @@
 import Foundation
 
-/// Joins the tracks of one video that are the same person seen in different shots: after the
-/// video ends, when every track's descriptors are known, rather than at the first frame of a new
-/// track, whose one descriptor may be of a face half turned or blurred by the cut.
+/// Joins the tracks of one video that are the same person seen in different shots, and gives
+/// every track its final ID: the number of its person in the video.
 ///
 /// Tracks are taken in order of appearance; each joins the earlier group whose every track's
 /// mean descriptor is within ``maximumDistance`` of its own (complete linkage: one look-alike in a
 /// group is not enough) and none of whose tracks is on screen at the same time as it, the
-/// closest such group when there are several. The group keeps its first track's ID.
+/// closest such group when there are several. Groups are numbered 0, 1, 2... in order of
+/// appearance and a joined track takes its group's number, so the IDs count the people the video
+/// shows and no number is missing where a track joined an earlier one.
+///
+/// A track's final ID is decided as soon as nothing the video still holds can change it
+/// (``decide(atMs:descriptorsPendingSinceMs:)``), so that a video's rows need not wait for its
+/// end: at once when no earlier group could take it (no group whose tracks have all ended before
+/// it appeared); otherwise once it has ended (``retire(allBut:)``: the tracker can no longer bring
+/// it back), with every descriptor it will have, which is the decision taken at the end of the
+/// video. A track still on screen ``decisionHorizonMs`` after it appeared is decided then, from
+/// the descriptors of that time: a long video's rows wait at most that long (and for the
+/// tracks it could join to end, at most the tracker's re-identification window after they were
+/// last seen), and a track decided so may be joined where the whole track's mean would not have
+/// been, or the other way round. Decided IDs never change.
 ///
 /// ```swift
 /// var joining = TrackJoining()
 /// joining.record(id: 0, timestampMs: 0, descriptor: miranda)
-/// joining.record(id: 3, timestampMs: 2800, descriptor: mirandaAgain)
-/// joining.joinedIDs()   // [3: 0]
+/// joining.record(id: 1, timestampMs: 1200, descriptor: lacamoire)
+/// joining.record(id: 2, timestampMs: 2800, descriptor: mirandaAgain)
+/// joining.joinedIDs()   // [2: 0]
+/// joining.videoIDs()    // [0: 0, 1: 1, 2: 0]
 /// ```
-public struct TrackJoining: Sendable {
+package struct TrackJoining: Sendable {
     /// Largest distance between two tracks' mean descriptors for them to be one person: chosen on
     /// the development clips (docs/accuracy.md, "Tracks across cuts"), below dlib's 0.6, because
     /// an extra ID costs less than one ID shared by two people.
-    public static let defaultMaximumDistance = 0.5
+    package static let defaultMaximumDistance = 0.5
 
-    public var maximumDistance: Double
+    /// How long after a track appears its final ID is decided at the latest: long enough that a
+    /// track's mean descriptor is steady (dozens of descriptors, from its detections and
+    /// re-identification), short enough that a video's rows wait a bounded time (30 s of frames
+    /// is about 2 MB of one face's rows). Tracks of the development clips end before it.
+    package static let defaultDecisionHorizonMs = 30_000.0
 
-    private struct Span {
+    package var maximumDistance: Double
+    /// Whether tracks are joined at all: without re-identification, tracks are only numbered.
+    package let isJoining: Bool
+    package let decisionHorizonMs: Double
+
+    /// A running sum of descriptors: its mean has the bits of ``FaceDescriptor/mean(of:)`` over
+    /// the same descriptors in the same order, without keeping them.
+    private struct DescriptorSum: Sendable {
+        var values = [Float](repeating: 0, count: FaceDescriptor.length)
+        var count = 0
+
+        mutating func add(_ descriptor: FaceDescriptor) {
+            for index in 0..<FaceDescriptor.length { values[index] += descriptor.values[index] }
+            count += 1
+        }
+
+        mutating func add(_ other: DescriptorSum) {
+            for index in 0..<FaceDescriptor.length { values[index] += other.values[index] }
+            count += other.count
+        }
+
+        var mean: FaceDescriptor? {
+            guard count > 0 else { return nil }
+            let total = Float(count)
+            return FaceDescriptor(values: values.map { $0 / total })
+        }
+    }
+
+    private struct Span: Sendable {
         var firstMs: Double
         var lastMs: Double
-        var descriptors: [FaceDescriptor] = []
+        var descriptors = DescriptorSum()
+        /// The descriptors of the track's first ``decisionHorizonMs``, until it is decided.
+        var early: DescriptorSum? = DescriptorSum()
+        /// The tracker can no longer bring the track back: its span and descriptors are complete.
+        var isRetired = false
+    }
+
+    private struct Group: Sendable {
+        var number: Int
+        var members: [Int]
     }
 
     private var spans: [Int: Span] = [:]
+    /// Tracks recorded and not yet retired.
+    private var active: Set<Int> = []
+    /// Tracks recorded and not yet decided.
+    private var undecided: Set<Int> = []
+    private var groups: [Group] = []
+    /// The decided tracks' final IDs.
+    private var numbers: [Int: Int] = [:]
+    /// Each joined track's ID mapped to the ID of the first track of its group.
+    private var joins: [Int: Int] = [:]
 
-    public init(maximumDistance: Double = TrackJoining.defaultMaximumDistance) {
+    package init(
+        maximumDistance: Double = TrackJoining.defaultMaximumDistance, joining: Bool = true,
+        decisionHorizonMs: Double = TrackJoining.defaultDecisionHorizonMs
+    ) {
         self.maximumDistance = maximumDistance
+        isJoining = joining
+        self.decisionHorizonMs = decisionHorizonMs
     }
 
     /// Records that track `id` was on screen at `timestampMs`, with a descriptor of its face when
-    /// one was computed.
-    public mutating func record(id: Int, timestampMs: Double, descriptor: FaceDescriptor? = nil) {
+    /// one was computed. A retired track's descriptors may still come in (they are computed in
+    /// the background), but not new frames.
+    package mutating func record(id: Int, timestampMs: Double, descriptor: FaceDescriptor? = nil) {
         var span = spans[id] ?? Span(firstMs: timestampMs, lastMs: timestampMs)
+        if spans[id] == nil {
+            active.insert(id)
+            undecided.insert(id)
+        }
         span.firstMs = min(span.firstMs, timestampMs)
         span.lastMs = max(span.lastMs, timestampMs)
-        if let descriptor { span.descriptors.append(descriptor) }
+        if let descriptor {
+            span.descriptors.add(descriptor)
+            if timestampMs <= span.firstMs + decisionHorizonMs { span.early?.add(descriptor) }
+        }
         spans[id] = span
     }
 
-    /// Forgets every track: for a new video.
-    public mutating func reset() { spans.removeAll() }
-
-    /// Each joined track's ID mapped to the ID of the group it joined; tracks that join no group
-    /// are not listed.
-    public func joinedIDs() -> [Int: Int] {
-        let order = spans.keys.sorted { (spans[$0]!.firstMs, $0) < (spans[$1]!.firstMs, $1) }
-        let means = spans.compactMapValues { $0.descriptors.isEmpty ? nil : FaceDescriptor.mean(of: $0.descriptors) }
-        var groups: [(id: Int, members: [Int])] = []
-        var joined: [Int: Int] = [:]
-        for id in order {
-            var best: (group: Int, distance: Double)?
-            if let mean = means[id] {
-                for (index, group) in groups.enumerated() {
-                    let apart = group.members.allSatisfy { spans[$0]!.lastMs < spans[id]!.firstMs || spans[id]!.lastMs < spans[$0]!.firstMs }
-                    guard apart else { continue }
-                    let distances = group.members.map { member in means[member].map { mean.distance(to: $0) } ?? .infinity }
-                    let farthest = distances.max() ?? .infinity
-                    if farthest <= maximumDistance, farthest < (best?.distance ?? .infinity) { best = (index, farthest) }
-                }
-            }
-            if let best {
-                groups[best.group].members.append(id)
-                joined[id] = groups[best.group].id
-            } else {
-                groups.append((id, [id]))
-            }
+    /// Marks every track recorded so far but those in `alive` as ended for good: the tracker will
+    /// never give its ID again (``BoxTracker`` neither follows it nor keeps it to re-identify).
+    package mutating func retire(allBut alive: Set<Int>) {
+        for id in active where !alive.contains(id) {
+            spans[id]!.isRetired = true
+            active.remove(id)
         }
-        return joined
     }
 
-    /// Every track's ID for the whole video: a joined track takes its group's ID (``joinedIDs()``),
-    /// then the groups are numbered 0, 1, 2... in order of appearance, so that the IDs count the
-    /// people the video shows and no number is missing where a track joined an earlier one. Each
+    /// Decides, in order of appearance, the final ID of every track whose ID nothing still to come
+    /// can change, and returns those newly decided. `nowMs` is the time of the last frame
+    /// recorded (all of whose tracks are recorded); `pendingSinceMs` the time of the oldest frame
+    /// whose descriptors are still computing, `nil` when none is.
+    package mutating func decide(atMs nowMs: Double, descriptorsPendingSinceMs pendingSinceMs: Double?) -> [Int: Int] {
+        func complete(through timestampMs: Double) -> Bool { pendingSinceMs.map { $0 > timestampMs } ?? true }
+        var decided: [Int: Int] = [:]
+        let order = undecided.sorted { (spans[$0]!.firstMs, $0) < (spans[$1]!.firstMs, $1) }
+        for id in order {
+            let span = spans[id]!
+            guard span.firstMs <= nowMs, let group = decision(for: span, atMs: nowMs, complete: complete) else { break }
+            let number: Int
+            if let group {
+                number = groups[group].number
+                joins[id] = groups[group].members[0]
+                groups[group].members.append(id)
+            } else {
+                number = groups.count
+                groups.append(Group(number: number, members: [id]))
+            }
+            numbers[id] = number
+            decided[id] = number
+            undecided.remove(id)
+            spans[id]!.early = nil
+        }
+        return decided
+    }
+
+    /// The group the track `span` joins (`.some(nil)`: none, it starts its own), or `nil` while
+    /// that cannot be known yet.
+    private func decision(for span: Span, atMs nowMs: Double, complete: (Double) -> Bool) -> Int?? {
+        guard isJoining else { return .some(nil) }
+        // Groups none of whose tracks is on screen with this one. A track last seen before this
+        // one appeared may still come back (the tracker re-identifies lost faces): wait for it.
+        var candidates: [Int] = []
+        for (index, group) in groups.enumerated() {
+            var apart = true
+            var certain = true
+            for member in group.members {
+                let other = spans[member]!
+                if other.lastMs >= span.firstMs {
+                    apart = false
+                    break
+                }
+                if !other.isRetired { certain = false }
+            }
+            guard apart else { continue }
+            guard certain else { return nil }
+            candidates.append(index)
+        }
+        guard !candidates.isEmpty else { return .some(nil) }
+        let descriptors: DescriptorSum
+        if span.isRetired, complete(span.lastMs) {
+            descriptors = span.descriptors
+        } else if nowMs >= span.firstMs + decisionHorizonMs, complete(span.firstMs + decisionHorizonMs), let early = span.early {
+            descriptors = early
+        } else {
+            return nil
+        }
+        guard let mean = descriptors.mean else { return .some(nil) }
+        var best: (group: Int, distance: Double)?
+        for index in candidates {
+            let distances = groups[index].members.map { member in
+                spans[member]!.descriptors.mean.map { mean.distance(to: $0) } ?? .infinity
+            }
+            let farthest = distances.max() ?? .infinity
+            if farthest <= maximumDistance, farthest < (best?.distance ?? .infinity) { best = (index, farthest) }
+        }
+        return .some(best?.group)
+    }
+
+    /// Ends the video: every track is retired and decided.
+    package mutating func finish() -> [Int: Int] {
+        retire(allBut: [])
+        return decide(atMs: .infinity, descriptorsPendingSinceMs: nil)
+    }
+
+    /// The final IDs decided so far, by track ID.
+    package var decidedIDs: [Int: Int] { numbers }
+
+    /// Forgets every track: for a new video.
+    package mutating func reset() { self = TrackJoining(maximumDistance: maximumDistance, joining: isJoining, decisionHorizonMs: decisionHorizonMs) }
+
+    /// Each joined track's ID mapped to the ID of the first track of the group it joined, as at the
+    /// end of the video (the video's tracks all retired); tracks that join no group are not listed.
+    package func joinedIDs() -> [Int: Int] {
+        var finished = self
+        _ = finished.finish()
+        return finished.joins
+    }
+
+    /// Every track's final ID, as at the end of the video: a joined track takes its group's
+    /// number (``joinedIDs()``), the groups numbered 0, 1, 2... in order of appearance. Each
     /// command that writes or draws a video's IDs (`track`, `annotate`, `group`, `report`) takes
     /// them from here, so that they agree.
     ///
@@ -86,23 +231,24 @@ public struct TrackJoining: Sendable {
     /// joining.joinedIDs()   // [2: 0]: tracks 0 to 6, the third joined the first
     /// joining.videoIDs()    // [0: 0, 1: 1, 2: 0, 3: 2, 4: 3, 5: 4, 6: 5]
     /// ```
-    public func videoIDs(joining: Bool = true) -> [Int: Int] {
-        let joined = joining ? joinedIDs() : [:]
-        let order = spans.keys.sorted { (spans[$0]!.firstMs, $0) < (spans[$1]!.firstMs, $1) }
-        var numbers: [Int: Int] = [:]
-        for id in order where joined[id] == nil { numbers[id] = numbers.count }
-        return Dictionary(uniqueKeysWithValues: order.map { ($0, numbers[joined[$0] ?? $0]!) })
+    package func videoIDs() -> [Int: Int] {
+        var finished = self
+        _ = finished.finish()
+        return finished.numbers
     }
 
-    /// The descriptors recorded for track `id`, oldest first.
-    public func descriptors(of id: Int) -> [FaceDescriptor] { spans[id]?.descriptors ?? [] }
+    /// The mean descriptor of the tracks `ids` together, `nil` when none has a descriptor: one
+    /// person's, for naming them.
+    package func meanDescriptor(of ids: some Sequence<Int>) -> FaceDescriptor? {
+        var sum = DescriptorSum()
+        for id in ids { if let span = spans[id] { sum.add(span.descriptors) } }
+        return sum.mean
+    }
 
     /// The distance between two tracks' mean descriptors, `nil` when either has none: for
     /// measuring the threshold.
-    public func distance(between first: Int, and second: Int) -> Double? {
-        guard let a = spans[first]?.descriptors, let b = spans[second]?.descriptors, !a.isEmpty, !b.isEmpty else {
-            return nil
-        }
-        return FaceDescriptor.mean(of: a).distance(to: FaceDescriptor.mean(of: b))
+    package func distance(between first: Int, and second: Int) -> Double? {
+        guard let a = spans[first]?.descriptors.mean, let b = spans[second]?.descriptors.mean else { return nil }
+        return a.distance(to: b)
     }
 }

@@ -1,4 +1,4 @@
-/// How forgiving a ``BoxTracker`` is: how much overlap makes a match, how long a track waits
+/// How forgiving a `BoxTracker` is: how much overlap makes a match, how long a track waits
 /// for a face that was not detected, and how re-identification by appearance decides.
 ///
 /// The defaults suit frames analysed a few dozen milliseconds apart; with sparse sampling

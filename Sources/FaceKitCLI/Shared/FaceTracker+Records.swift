@@ -15,10 +15,17 @@ extension FaceTracker {
 
     /// `faces`, found in `frame` of `source`, as records.
     static func records(_ faces: [Face], of frame: VideoReader.Frame, source: String) -> [FaceRecord] {
-        faces.enumerated().map { index, face in
+        records(
+            TrackedVideoFrame(index: frame.index, timestampMs: frame.timestampMs, faces: faces), source: source,
+            image: frameFacts(frame))
+    }
+
+    /// The faces of `frame`, of `source` (whose frames `image` describes), as records.
+    static func records(_ frame: TrackedVideoFrame, source: String, image: ImageFacts) -> [FaceRecord] {
+        frame.faces.enumerated().map { index, face in
             FaceRecord(
                 source: source, frame: frame.index, timestampMilliseconds: frame.timestampMs, index: index, face: face,
-                image: frameFacts(frame))
+                image: image)
         }
     }
 
@@ -27,6 +34,12 @@ extension FaceTracker {
         FacelessRecord(
             source: source, frame: frame.index, timestampMilliseconds: frame.timestampMs, status: .noFace,
             image: frameFacts(frame))
+    }
+
+    /// The row of a `frame` of `source` (whose frames `image` describes) in which no face was found.
+    static func faceless(_ frame: TrackedVideoFrame, source: String, image: ImageFacts) -> FacelessRecord {
+        FacelessRecord(
+            source: source, frame: frame.index, timestampMilliseconds: frame.timestampMs, status: .noFace, image: image)
     }
 
     /// The frame's size.
@@ -41,11 +54,17 @@ extension FaceTracker {
     /// the video could not be opened or read to its end (`nil` when it was), saying that the
     /// `kept` ("rows", "faces", "tracks") before the failure were kept.
     ///
+    /// With `finalIDs`, records come with their final IDs (``track(_:index:timestampMs:)``), each
+    /// frame's once they are decided, so that they can be written as they come; otherwise with the
+    /// provisional IDs of ``processInBackground(_:timestampMs:)``, as soon as each frame is
+    /// described, for ``videoTrackIDs()`` to map at the end.
+    ///
     /// `framesLeft` counts analysed frames down to a stop as abrupt as a kill (`track`'s tests):
     /// at 0 the video is left part way, with no message.
     func trackVideo(
         at path: String, sampler: FrameSampler, progress: (output: any TextOutput, enabled: Bool), kept: String,
-        framesLeft: inout Int?, emit: (FaceRecord) -> Void, emitFaceless: (FacelessRecord) -> Void = { _ in }
+        framesLeft: inout Int?, finalIDs: Bool = false, emit: (FaceRecord) -> Void,
+        emitFaceless: (FacelessRecord) -> Void = { _ in }
     ) -> (framesAnalysed: Int, failure: String?) {
         let video: VideoReader
         do {
@@ -76,11 +95,23 @@ extension FaceTracker {
                 if faces.isEmpty { emitFaceless(Self.faceless(frame, source: path)) }
             }
         }
+        /// Emits the rows of the frames whose IDs are final.
+        let facts = ImageFacts(width: video.width, height: video.height)
+        func emitFinal(_ tracked: [TrackedVideoFrame]) {
+            for frame in tracked {
+                for record in Self.records(frame, source: path, image: facts) { emit(record) }
+                if frame.faces.isEmpty { emitFaceless(Self.faceless(frame, source: path, image: facts)) }
+            }
+        }
         do throws(FaceKitError) {
             while let (frame, analyse) = try frames.next() {
                 defer { line.update(framesRead: frames.framesRead, framesAnalysed: framesAnalysed) }
                 guard analyse, let image = frame.image else { continue }
-                describing.append((frame, try processInBackground(image, timestampMs: frame.timestampMs)))
+                if finalIDs {
+                    emitFinal(try track(image, index: frame.index, timestampMs: frame.timestampMs))
+                } else {
+                    describing.append((frame, try processInBackground(image, timestampMs: frame.timestampMs)))
+                }
                 framesAnalysed += 1
                 if let left = framesLeft {
                     framesLeft = left - 1
@@ -92,10 +123,12 @@ extension FaceTracker {
                 try emitDescribed(waiting: false)
             }
             try emitDescribed(waiting: true)
+            if finalIDs { emitFinal(try finishVideo()) }
         } catch {
             // The frames tracked before the failure are kept, as far as they can be described
             // (none are left after a frame that could not be described).
             try? emitDescribed(waiting: true)
+            if finalIDs { emitFinal((try? finishVideo()) ?? []) }
             return (framesAnalysed, video.failureMessage(error, kept: kept))
         }
         if framesAnalysed == 0, !video.endedEarly {
@@ -105,12 +138,14 @@ extension FaceTracker {
         return (framesAnalysed, frames.passedEnd ? nil : video.incompleteReadingMessage(kept: kept))
     }
 
-    /// ``trackVideo(at:sampler:progress:kept:framesLeft:emit:)`` to the video's end.
+    /// ``trackVideo(at:sampler:progress:kept:framesLeft:finalIDs:emit:emitFaceless:)`` to the video's end.
     func trackVideo(
         at path: String, sampler: FrameSampler, progress: (output: any TextOutput, enabled: Bool), kept: String,
-        emit: (FaceRecord) -> Void
+        finalIDs: Bool = false, emit: (FaceRecord) -> Void
     ) -> (framesAnalysed: Int, failure: String?) {
         var unlimited: Int?
-        return trackVideo(at: path, sampler: sampler, progress: progress, kept: kept, framesLeft: &unlimited, emit: emit)
+        return trackVideo(
+            at: path, sampler: sampler, progress: progress, kept: kept, framesLeft: &unlimited, finalIDs: finalIDs,
+            emit: emit)
     }
 }

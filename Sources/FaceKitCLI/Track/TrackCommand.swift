@@ -235,28 +235,32 @@ struct TrackCommand: ParsableCommand {
             if let failure = entry.failureDescription {
                 outcome = (0, failure)
             } else {
-                // A video's rows wait for its end, when tracks seen in different shots are joined;
-                // the 68 points only when written (they are 5 times the rest of a face).
+                // Rows are written as their IDs become final (tracks seen in different shots
+                // joined); with --known they wait for the video's end, when each track is named
+                // from all its descriptors. The 68 points only when written (they are 5 times the
+                // rest of a face).
                 var waiting: [TableRow] = []
                 let keepsPoints = collection.points68
                 outcome = tracker.trackVideo(
                     at: entry.path, sampler: frames.sampler, progress: (context.stderr, showsProgress(context)),
-                    kept: "rows", framesLeft: &framesLeft,
+                    kept: "rows", framesLeft: &framesLeft, finalIDs: true,
                     emit: { record in
                         var record = record
                         if !keepsPoints { record.face.points68 = [] }
-                        waiting.append(.face(record))
+                        if known == nil { rows.write(record) } else { waiting.append(.face(record)) }
                     },
-                    emitFaceless: { waiting.append(.faceless($0)) })
+                    emitFaceless: { record in
+                        if known == nil { rows.write(record) } else { waiting.append(.faceless(record)) }
+                    })
                 // Stopped as a kill would stop it: no checkpoint for this video, no rename.
                 if framesLeft == 0 { return .failure }
                 let faces = waiting.compactMap { row -> FaceRecord? in
                     if case .face(let record) = row { record } else { nil }
                 }
-                var joined = Self.joined(faces, tracker: tracker, known: known).makeIterator()
+                var named = Self.named(faces, tracker: tracker, known: known).makeIterator()
                 for row in waiting {
                     switch row {
-                    case .face: rows.write(joined.next()!)
+                    case .face: rows.write(named.next()!)
                     case .faceless(let record): rows.write(record)
                     }
                 }
@@ -284,24 +288,33 @@ struct TrackCommand: ParsableCommand {
         return tally.failures > 0 ? .failure : .success
     }
 
-    /// `records` (one video's) with their video's IDs (``FaceTracker/videoTrackIDs()``: tracks
-    /// joined across cuts share one, numbered 0, 1, 2... in order of appearance), and each named
-    /// after the known person its track's descriptors match. `track`, `annotate` and `report`
-    /// all give a video's rows their IDs here.
+    /// `records` (one video's, with the provisional IDs of ``FaceTracker/process(_:timestampMs:)``)
+    /// with their final IDs (``FaceTracker/videoTrackIDs()``: tracks joined across cuts share one,
+    /// numbered 0, 1, 2... in order of appearance), and each named after the known person its
+    /// track's descriptors match. `annotate` and `report` give a video's rows their IDs here; `track`
+    /// takes the same final IDs as the frames come (``FaceTracker/track(_:index:timestampMs:)``).
     static func joined(_ records: [FaceRecord], tracker: FaceTracker, known: KnownPeople?) -> [FaceRecord] {
         let videoIDs = tracker.videoTrackIDs()
-        var descriptorsByID: [Int: [FaceDescriptor]] = [:]
-        for id in Set(records.map { $0.face.trackingID! }) {
-            descriptorsByID[videoIDs[id] ?? id, default: []] += tracker.joining.descriptors(of: id)
+        let final = records.map { record in
+            var record = record
+            record.face.trackingID = videoIDs[record.face.trackingID!] ?? record.face.trackingID!
+            return record
         }
-        let people = known.map { known in
-            descriptorsByID.compactMapValues { known.match($0) }
+        return named(final, tracker: tracker, known: known)
+    }
+
+    /// `records` (one video's, with final IDs), each named after the known person the mean of its
+    /// track's descriptors matches (``FaceTracker/meanDescriptor(ofTrack:)``); unchanged without
+    /// `known`. Call at the end of the video.
+    static func named(_ records: [FaceRecord], tracker: FaceTracker, known: KnownPeople?) -> [FaceRecord] {
+        guard let known else { return records }
+        var people: [Int: KnownPeople.Match] = [:]
+        for id in Set(records.map { $0.face.trackingID! }) {
+            people[id] = tracker.meanDescriptor(ofTrack: id).map { known.match($0) }
         }
         return records.map { record in
             var record = record
-            let id = videoIDs[record.face.trackingID!] ?? record.face.trackingID!
-            record.face.trackingID = id
-            record.person = people?[id]
+            record.person = people[record.face.trackingID!]
             return record
         }
     }

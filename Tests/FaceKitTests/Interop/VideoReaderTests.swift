@@ -36,6 +36,21 @@ struct VideoReaderTests {
         #expect(frames.compactMap(\.image).allSatisfy { $0.width == 640 && $0.height == 360 })
     }
 
+    @Test("a for loop over a reader reads every frame decoded, once, as next() does")
+    func sequence() throws {
+        let path = TestData.shared("video/pyfeat/single_face.mp4")
+        let (_, expected) = try Self.readAll(path)
+        let video = try VideoReader(contentsOfFile: path)
+        var frames: [VideoReader.Frame] = []
+        for frame in video { frames.append(frame) }
+        #expect(frames.map(\.index) == expected.map(\.index))
+        #expect(frames.map(\.timestampMs) == expected.map(\.timestampMs))
+        #expect(frames.count == 72 && frames.allSatisfy { $0.image?.width == 640 })
+        #expect(video.readingError == nil)
+        // Read once: a second loop finds the stream at its end.
+        #expect(Array(video).isEmpty)
+    }
+
     @Test("timestamps follow the frame rate")
     func timestamps() throws {
         let (_, frames) = try Self.readAll(TestData.shared("video/pyfeat/single_face.mp4"), decodeEvery: 1000)

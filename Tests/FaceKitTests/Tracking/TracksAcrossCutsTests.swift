@@ -79,25 +79,4 @@ struct TracksAcrossCutsTests {
         #expect(try Self.id(faces, frame: 180, x: 260) == woman)
         #expect(try Self.id(faces, frame: 230, x: 390) == glasses)
     }
-
-    @Test("joining needs the descriptors to be close for every track of a group, and the tracks never on screen together")
-    func joiningRules() {
-        func descriptor(_ axis: Int, _ nudge: Float = 0) -> FaceDescriptor {
-            var values = [Float](repeating: 0, count: 128)
-            values[axis] = 1
-            values[127] = nudge
-            return FaceDescriptor(values: values)
-        }
-        var joining = TrackJoining(maximumDistance: 0.5)
-        joining.record(id: 0, timestampMs: 0, descriptor: descriptor(0))
-        joining.record(id: 0, timestampMs: 1000)
-        joining.record(id: 1, timestampMs: 500, descriptor: descriptor(0, -0.1))  // same look, same time
-        joining.record(id: 2, timestampMs: 2000, descriptor: descriptor(0, 0.3))  // same person later
-        joining.record(id: 3, timestampMs: 3000, descriptor: descriptor(1))       // someone else
-        joining.record(id: 4, timestampMs: 4000)                                  // no descriptor
-        #expect(joining.joinedIDs() == [2: 0])
-        // The video's IDs: the joined track takes its group's, and no number is left out.
-        #expect(joining.videoIDs() == [0: 0, 1: 1, 2: 0, 3: 2, 4: 3])
-        #expect(joining.videoIDs(joining: false) == [0: 0, 1: 1, 2: 2, 3: 3, 4: 4])
-    }
 }

@@ -2,13 +2,12 @@ import FaceKit
 import FaceKitArguments
 import Foundation
 
-/// The people of a `--known` folder, for naming faces: the layout face_recognition users already
-/// have, one folder per person (`DIR/<name>/*.jpg`) or one image per person (`DIR/<name>.jpg`).
+/// The people of a `--known` folder (``KnownPeople``, in FaceKit): the layout face_recognition
+/// users already have, one folder per person (`DIR/<name>/*.jpg`) or one image per person
+/// (`DIR/<name>.jpg`).
 ///
 /// Each reference image must hold exactly one face: one with none or several, or that cannot be
-/// read, is named in a warning and skipped. A face is given the name of the person with the
-/// nearest reference descriptor when that distance is within the tolerance, and no name
-/// otherwise: a stranger is left unnamed, not given the nearest name.
+/// read, is named in a warning and skipped.
 ///
 /// ```
 /// known/
@@ -16,36 +15,7 @@ import Foundation
 ///   Ada Lovelace/1840.png
 ///   Charles Babbage.jpg
 /// ```
-struct KnownPeople {
-    /// dlib's documented threshold: "same person" below 0.6 on the LFW benchmark.
-    static let defaultTolerance = 0.6
-
-    /// A face's nearest known person.
-    struct Match: Equatable, Sendable {
-        /// The person's name; `nil` when the nearest is farther than the tolerance.
-        var name: String?
-        /// The distance to the nearest known person's closest reference descriptor.
-        var distance: Double
-        /// The nearest person, whether or not within the tolerance.
-        var nearest: String
-    }
-
-    /// One known person and the descriptors of their reference images.
-    struct Person {
-        var name: String
-        var descriptors: [FaceDescriptor]
-    }
-
-    let people: [Person]
-    let tolerance: Double
-
-    var names: [String] { people.map(\.name) }
-
-    init(people: [Person], tolerance: Double) {
-        self.people = people
-        self.tolerance = tolerance
-    }
-
+extension KnownPeople {
     /// Reads `directory`. A missing or empty folder, or one in which no reference image could be
     /// used, is a usage error (``CommandError``); each skipped image is reported on `warnings`.
     init(directory: String, tolerance: Double, detector: FaceDetector, warnings: any TextOutput) throws {
@@ -75,26 +45,6 @@ struct KnownPeople {
                 "Invalid '--known \(directory)': none of its images could be used as a reference (one face each is needed)")
         }
         self.init(people: people, tolerance: tolerance)
-    }
-
-    /// The nearest known person to `descriptor`, named when within the tolerance.
-    func match(_ descriptor: FaceDescriptor) -> Match {
-        var best = (distance: Double.infinity, name: "")
-        for person in people {
-            for reference in person.descriptors {
-                let distance = descriptor.distance(to: reference)
-                if distance < best.distance { best = (distance, person.name) }
-            }
-        }
-        return Match(name: best.distance <= tolerance ? best.name : nil, distance: best.distance, nearest: best.name)
-    }
-
-    /// The match of `face`, `nil` when it has no descriptor.
-    func match(_ face: Face) -> Match? { face.descriptor.map(match) }
-
-    /// The match of the mean of `descriptors` (a track's), `nil` when there are none.
-    func match(_ descriptors: [FaceDescriptor]) -> Match? {
-        descriptors.isEmpty ? nil : match(FaceDescriptor.mean(of: descriptors))
     }
 
     // MARK: - Reading the folder
@@ -177,26 +127,8 @@ struct KnownPeople {
         return (byName.keys.sorted().map { ($0, byName[$0]!) }, skipped)
     }
 
-    /// Why a reference image was not used.
-    struct Problem: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// The descriptor of the one face in the image at `path`.
-    static func descriptor(of path: String, detector: FaceDetector) -> Result<FaceDescriptor, Problem> {
-        let faces: [Face]
-        do {
-            faces = try detector.process(contentsOfFile: path)
-        } catch {
-            return .failure(Problem(description: error.description))
-        }
-        guard faces.count == 1 else {
-            return .failure(Problem(
-                description: faces.isEmpty ? "no face found" : "\(faces.count) faces found, and a reference needs one"))
-        }
-        guard let descriptor = faces[0].descriptor else {
-            return .failure(Problem(description: "the face's landmarks are implausible, so it cannot be described"))
-        }
-        return .success(descriptor)
+    static func descriptor(of path: String, detector: FaceDetector) -> Result<FaceDescriptor, ReferenceProblem> {
+        Result { () throws(ReferenceProblem) in try referenceDescriptor(ofContentsOfFile: path, detector: detector) }
     }
 }
