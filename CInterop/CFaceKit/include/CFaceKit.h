@@ -271,12 +271,20 @@ int32_t fk_point_tracker_follow(fk_point_tracker *tracker, const fk_point *point
  */
 typedef struct fk_shape_predictor fk_shape_predictor;
 
-/* Reads the model at model_path (dlib's serialization of a shape_predictor). cache_path, when
- * not NULL, names a flat copy of it: read instead of the model when it was made from this very
- * file (same size, device, inode and modification time) and is whole, otherwise written there
- * (beside it, then renamed) once the model is read. Trouble with the copy is never an error: the
- * model is then read as without one, and the points are the same either way. */
-int32_t fk_shape_predictor_create(const char *model_path, const char *cache_path, fk_shape_predictor **out,
+/* Reads the model at model_path (dlib's serialization of a shape_predictor). cache_folder, when
+ * not NULL, is a folder of flat copies of models (FaceKit's model cache, which the shim keeps):
+ * the copy of this model's content is mapped instead of reading the model when it is there and
+ * sound (its checksum, every count and offset), otherwise made there (a hidden file, then
+ * renamed) once the model is read. Copies are named after the model file's name and the checksum
+ * of its content, `<name>-<16 hex digits>.flat`; `<name>.index` remembers the last 8 model files
+ * seen (size, device, inode, modification time) with that checksum, so that a start need not read
+ * the model, and copies no remembered file needs are removed. Trouble with the copy is never an
+ * error: the model is then read as without one, and the points are the same either way. A copy
+ * cut short while mapped, or that places a point at no finite position, is dropped while in use:
+ * the model file is read again (the message "facekit: the model cache <copy> <why>; reading
+ * <model> again" on standard error, once) and the points are the model's. Installs a SIGBUS
+ * handler for that, which passes every other fault on to the handler before it. */
+int32_t fk_shape_predictor_create(const char *model_path, const char *cache_folder, fk_shape_predictor **out,
                                   fk_error *error);
 
 void fk_shape_predictor_free(fk_shape_predictor *predictor);
@@ -288,7 +296,9 @@ int32_t fk_shape_predictor_point_count(const fk_shape_predictor *predictor, int3
 /* Places the model's points in each of the box_count boxes: box i's points at out[i * points ...],
  * where points is the model's point count (fk_shape_predictor_point_count). capacity (in points)
  * must be at least box_count * points. Several boxes are placed in parallel on OpenCV's thread
- * pool. box_count may be 0; out is left untouched on failure. */
+ * pool. box_count may be 0; out is left untouched on failure. Fails with FK_MODEL_UNAVAILABLE when
+ * the model file places a point at no finite position (damaged leaves), or when it cannot be read
+ * again after its flat copy failed (fk_shape_predictor_create). */
 int32_t fk_shape_predictor_predict(const fk_shape_predictor *predictor, const fk_image *image,
                                    const fk_rect *boxes, int32_t box_count, fk_point *out,
                                    int32_t capacity, fk_error *error);
