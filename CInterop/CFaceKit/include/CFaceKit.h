@@ -341,9 +341,12 @@ typedef struct fk_video_info {
 } fk_video_info;
 
 /* Opens the file at path; fails with FK_FILE_UNREADABLE (missing, not a regular file such as a
- * folder or a named pipe, no permission; checked without blocking, before FFmpeg opens it) or
- * FK_NOT_A_VIDEO (empty, no video stream, or no frame can be decoded). */
-int32_t fk_video_open(const char *path, fk_video **out, fk_error *error);
+ * folder or a named pipe, no permission; checked without blocking, before FFmpeg opens it),
+ * FK_NOT_A_VIDEO (empty, no video stream, or no frame can be decoded) or, when max_pixels is
+ * positive, FK_IMAGE_TOO_LARGE (frames of more pixels than that, before any is decoded; a later
+ * frame of more, in a stream whose size changes, is not decoded and reads as damaged). 0: no
+ * limit. */
+int32_t fk_video_open(const char *path, int64_t max_pixels, fk_video **out, fk_error *error);
 
 /* What fk_video_open_live opens. */
 typedef enum fk_live_kind {
@@ -355,9 +358,10 @@ typedef enum fk_live_kind {
 /* Opens a live source. open_timeout_ms bounds the wait for a stream to open (FFmpeg sources),
  * timeout_ms each wait for the next frame: fk_video_next reports the end after a wait that long,
  * and fk_video_get_end then says FK_VIDEO_END_STALLED. frame_count is 0; timestamps are the
- * stream's own. Fails with FK_NOT_A_VIDEO when the source cannot be opened in time. */
+ * stream's own. Fails with FK_NOT_A_VIDEO when the source cannot be opened in time; max_pixels as for
+ * fk_video_open. */
 int32_t fk_video_open_live(const char *source, int32_t kind, int32_t timeout_ms, int32_t open_timeout_ms,
-                           fk_video **out, fk_error *error);
+                           int64_t max_pixels, fk_video **out, fk_error *error);
 
 /* Why fk_video_next reported the end. */
 typedef enum fk_video_end {
