@@ -197,7 +197,7 @@ int main(int argc, char **argv) {
         });
     }
     fk_video *video = nullptr;
-    if (ok(fk_video_open((repository + "/TestVideos/crossing.mp4").c_str(), &video, &error), error, "video")) {
+    if (ok(fk_video_open((repository + "/TestVideos/crossing.mp4").c_str(), 0, &video, &error), error, "video")) {
         follow("video_flow", [&]() -> fk_image * {
             fk_image *frame = nullptr;
             int64_t index = 0;

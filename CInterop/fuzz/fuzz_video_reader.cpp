@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     fk_video *video = nullptr;
     fk_error error{};
-    int32_t status = fk_video_open(path, &video, &error);
+    int32_t status = fk_video_open(path, 100000000, &video, &error);
     check_error(status, error);
     if (status != FK_OK) return 0;
     fk_video_info info{};

@@ -55,7 +55,7 @@ struct ErrorRecordTests {
         #expect(image == sentinel && reduction == -7)
 
         var video = sentinel
-        let notVideo = NativeCall { fk_video_open("/nonexistent/a.mp4", &video, $0) }
+        let notVideo = NativeCall { fk_video_open("/nonexistent/a.mp4", 0, &video, $0) }
         #expect(notVideo.status == FK_FILE_UNREADABLE.code && video == sentinel)
 
         let real = try #require(NativeInputs.image())

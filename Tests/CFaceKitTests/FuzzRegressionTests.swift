@@ -32,7 +32,7 @@ struct FuzzRegressionTests {
         // reader now converts each frame from its own planes at its own size.
         let path = Self.folder + "/video/two-damaged-vp8-streams.webm"
         var video: OpaquePointer?
-        let opened = NativeCall { fk_video_open(path, &video, $0) }
+        let opened = NativeCall { fk_video_open(path, 0, &video, $0) }
         try #require(opened.status == FK_OK.code, "\(opened.message)")
         defer { fk_video_free(video) }
         var info = fk_video_info()

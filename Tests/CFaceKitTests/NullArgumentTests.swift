@@ -33,7 +33,7 @@ struct NullArgumentTests {
             fk_detector_create(Int32(FK_DETECTOR_HOG.rawValue), nil, &hog, nil)
             fk_yunet_create(NativeInputs.yunet, &yunet, nil)
             fk_patch_classifier_create(NativeInputs.eyeState, 32, &eyeState, nil)
-            fk_video_open(NativeInputs.video, &video, nil)
+            fk_video_open(NativeInputs.video, 0, &video, nil)
             fk_video_writer_create(folder + "/out.avi", "MJPG", 25, 64, 48, &writer, nil)
             fk_cascade_create(NativeInputs.smileCascade, &cascade, nil)
             fk_shape_predictor_create(NativeInputs.landmarks68, nil, &predictor, nil)
@@ -149,8 +149,8 @@ struct NullArgumentTests {
             }),
             ("fk_solve_pose(model NULL)", { fk_solve_pose(nil, points, 6, 64, 48, 64, &pose, $0) }),
             ("fk_solve_pose(out NULL)", { fk_solve_pose(model, points, 6, 64, 48, 64, nil, $0) }),
-            ("fk_video_open(path NULL)", { fk_video_open(nil, &out, $0) }),
-            ("fk_video_open(out NULL)", { fk_video_open(NativeInputs.video, nil, $0) }),
+            ("fk_video_open(path NULL)", { fk_video_open(nil, 0, &out, $0) }),
+            ("fk_video_open(out NULL)", { fk_video_open(NativeInputs.video, 0, nil, $0) }),
             ("fk_video_get_info(video NULL)", { fk_video_get_info(nil, &info, $0) }),
             ("fk_video_get_info(out NULL)", { fk_video_get_info(h.video, nil, $0) }),
             ("fk_video_next(video NULL)", { fk_video_next(nil, 1, &out, &index, &time, &ended, $0) }),

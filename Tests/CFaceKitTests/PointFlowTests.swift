@@ -14,7 +14,7 @@ struct PointFlowTests {
     /// border handling decides) into the next, with both flows, `reduction` as the tracker uses it.
     static func compare(clip: String, reduction: Int32, window: Int32, frames: Int) throws -> Counts {
         var video: OpaquePointer?
-        let opened = NativeCall { fk_video_open(clip, &video, $0) }
+        let opened = NativeCall { fk_video_open(clip, 0, &video, $0) }
         try #require(opened.status == FK_OK.code, "\(opened.message)")
         defer { fk_video_free(video) }
         var tracker: OpaquePointer?

@@ -129,8 +129,8 @@ struct StatusTests {
             let empty = folder + "/empty.mp4"
             try Data().write(to: URL(fileURLWithPath: empty))
             var video: OpaquePointer?
-            Self.expectStatus(FK_NOT_A_VIDEO, NativeCall { fk_video_open(text, &video, $0) }, "text")
-            let call = NativeCall { fk_video_open(empty, &video, $0) }
+            Self.expectStatus(FK_NOT_A_VIDEO, NativeCall { fk_video_open(text, 0, &video, $0) }, "text")
+            let call = NativeCall { fk_video_open(empty, 0, &video, $0) }
             Self.expectStatus(FK_NOT_A_VIDEO, call, "empty")
             #expect(call.message == "empty file")
             #expect(video == nil)

@@ -271,12 +271,20 @@ int32_t fk_point_tracker_follow(fk_point_tracker *tracker, const fk_point *point
  */
 typedef struct fk_shape_predictor fk_shape_predictor;
 
-/* Reads the model at model_path (dlib's serialization of a shape_predictor). cache_path, when
- * not NULL, names a flat copy of it: read instead of the model when it was made from this very
- * file (same size, device, inode and modification time) and is whole, otherwise written there
- * (beside it, then renamed) once the model is read. Trouble with the copy is never an error: the
- * model is then read as without one, and the points are the same either way. */
-int32_t fk_shape_predictor_create(const char *model_path, const char *cache_path, fk_shape_predictor **out,
+/* Reads the model at model_path (dlib's serialization of a shape_predictor). cache_folder, when
+ * not NULL, is a folder of flat copies of models (FaceKit's model cache, which the shim keeps):
+ * the copy of this model's content is mapped instead of reading the model when it is there and
+ * sound (its checksum, every count and offset), otherwise made there (a hidden file, then
+ * renamed) once the model is read. Copies are named after the model file's name and the checksum
+ * of its content, `<name>-<16 hex digits>.flat`; `<name>.index` remembers the last 8 model files
+ * seen (size, device, inode, modification time) with that checksum, so that a start need not read
+ * the model, and copies no remembered file needs are removed. Trouble with the copy is never an
+ * error: the model is then read as without one, and the points are the same either way. A copy
+ * cut short while mapped, or that places a point at no finite position, is dropped while in use:
+ * the model file is read again (the message "facekit: the model cache <copy> <why>; reading
+ * <model> again" on standard error, once) and the points are the model's. Installs a SIGBUS
+ * handler for that, which passes every other fault on to the handler before it. */
+int32_t fk_shape_predictor_create(const char *model_path, const char *cache_folder, fk_shape_predictor **out,
                                   fk_error *error);
 
 void fk_shape_predictor_free(fk_shape_predictor *predictor);
@@ -288,7 +296,9 @@ int32_t fk_shape_predictor_point_count(const fk_shape_predictor *predictor, int3
 /* Places the model's points in each of the box_count boxes: box i's points at out[i * points ...],
  * where points is the model's point count (fk_shape_predictor_point_count). capacity (in points)
  * must be at least box_count * points. Several boxes are placed in parallel on OpenCV's thread
- * pool. box_count may be 0; out is left untouched on failure. */
+ * pool. box_count may be 0; out is left untouched on failure. Fails with FK_MODEL_UNAVAILABLE when
+ * the model file places a point at no finite position (damaged leaves), or when it cannot be read
+ * again after its flat copy failed (fk_shape_predictor_create). */
 int32_t fk_shape_predictor_predict(const fk_shape_predictor *predictor, const fk_image *image,
                                    const fk_rect *boxes, int32_t box_count, fk_point *out,
                                    int32_t capacity, fk_error *error);
@@ -331,9 +341,12 @@ typedef struct fk_video_info {
 } fk_video_info;
 
 /* Opens the file at path; fails with FK_FILE_UNREADABLE (missing, not a regular file such as a
- * folder or a named pipe, no permission; checked without blocking, before FFmpeg opens it) or
- * FK_NOT_A_VIDEO (empty, no video stream, or no frame can be decoded). */
-int32_t fk_video_open(const char *path, fk_video **out, fk_error *error);
+ * folder or a named pipe, no permission; checked without blocking, before FFmpeg opens it),
+ * FK_NOT_A_VIDEO (empty, no video stream, or no frame can be decoded) or, when max_pixels is
+ * positive, FK_IMAGE_TOO_LARGE (frames of more pixels than that, before any is decoded; a later
+ * frame of more, in a stream whose size changes, is not decoded and reads as damaged). 0: no
+ * limit. */
+int32_t fk_video_open(const char *path, int64_t max_pixels, fk_video **out, fk_error *error);
 
 /* What fk_video_open_live opens. */
 typedef enum fk_live_kind {
@@ -345,9 +358,10 @@ typedef enum fk_live_kind {
 /* Opens a live source. open_timeout_ms bounds the wait for a stream to open (FFmpeg sources),
  * timeout_ms each wait for the next frame: fk_video_next reports the end after a wait that long,
  * and fk_video_get_end then says FK_VIDEO_END_STALLED. frame_count is 0; timestamps are the
- * stream's own. Fails with FK_NOT_A_VIDEO when the source cannot be opened in time. */
+ * stream's own. Fails with FK_NOT_A_VIDEO when the source cannot be opened in time; max_pixels as for
+ * fk_video_open. */
 int32_t fk_video_open_live(const char *source, int32_t kind, int32_t timeout_ms, int32_t open_timeout_ms,
-                           fk_video **out, fk_error *error);
+                           int64_t max_pixels, fk_video **out, fk_error *error);
 
 /* Why fk_video_next reported the end. */
 typedef enum fk_video_end {

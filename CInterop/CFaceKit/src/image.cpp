@@ -35,13 +35,17 @@ uint32_t le32(const uint8_t *p) { return le16(p) | le16(p + 2) << 16; }
 
 bool is_jpeg(const Bytes &b) { return b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF; }
 
-/// Width and height from the file header, for the formats whose header is cheap to read;
-/// nullopt when the format is another one (OpenCV's own limit then applies).
+/// Width and height from the file header, for the formats whose header is cheap to read (PNG,
+/// BMP, WebP; a JPEG's size is libjpeg's, fk::jpeg_size); nullopt when the format is another one
+/// (OpenCV's own limit then applies).
 std::optional<std::pair<int64_t, int64_t>> header_size(const Bytes &b) {
     const size_t n = b.size();
     if (n >= 24 && fk::is_png(b))
         return std::make_pair(int64_t(be32(&b[16])), int64_t(be32(&b[20])));
     if (n >= 26 && b[0] == 'B' && b[1] == 'M') {
+        // OS/2 1.x's BITMAPCOREHEADER (12 bytes) has 16-bit sides; every later header 32-bit
+        // ones, the height negative for rows stored top-down.
+        if (le32(&b[14]) == 12) return std::make_pair(int64_t(le16(&b[18])), int64_t(le16(&b[20])));
         int32_t h = int32_t(le32(&b[22]));
         return std::make_pair(int64_t(int32_t(le32(&b[18]))), int64_t(h < 0 ? -int64_t(h) : h));
     }
@@ -55,18 +59,6 @@ std::optional<std::pair<int64_t, int64_t>> header_size(const Bytes &b) {
         if (std::memcmp(&b[12], "VP8 ", 4) == 0)
             return std::make_pair(int64_t(le16(&b[26]) & 0x3FFF), int64_t(le16(&b[28]) & 0x3FFF));
         return std::nullopt;
-    }
-    if (is_jpeg(b)) {
-        size_t i = 2;
-        while (i + 9 < n) {
-            if (b[i] != 0xFF) return std::nullopt;
-            uint8_t marker = b[i + 1];
-            if (marker == 0xFF) { ++i; continue; }
-            bool sof = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 &&
-                       marker != 0xCC;
-            if (sof) return std::make_pair(int64_t(be16(&b[i + 7])), int64_t(be16(&b[i + 5])));
-            i += 2 + be16(&b[i + 2]);
-        }
     }
     return std::nullopt;
 }
@@ -92,6 +84,7 @@ int jpeg_exif_orientation(const Bytes &b) {
         uint8_t marker = b[i + 1];
         if (marker == 0xFF) { ++i; continue; }
         if (marker == 0xDA || marker == 0xD9) break;   // image data: no metadata after this
+        if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) { i += 2; continue; }   // TEM, RSTn: no length
         size_t length = be16(&b[i + 2]);
         size_t start = i + 4, end = std::min(n, i + 2 + length);
         if (marker == 0xE1 && end >= start + 14 && std::memcmp(&b[start], "Exif\0\0", 6) == 0) {
@@ -211,16 +204,21 @@ std::unique_ptr<fk_image> decode(const Bytes &bytes, int64_t max_pixels, int32_t
         check_pixel_limit(heif.width(), heif.height(), max_pixels);
         return std::make_unique<fk_image>(fk_image{heif.decode()});
     }
+    if (is_jpeg(bytes)) {
+        if (jpeg_is_truncated(bytes)) throw fk::failure(FK_NOT_AN_IMAGE, "truncated JPEG (no end-of-image marker)");
+        // libjpeg's own reading of the markers: the size it will decode, whatever markers come
+        // before the frame (a walk of our own once took FF01, which has no length, for a segment
+        // and saw a fake 1x4 frame in front of a 16000x16000 one).
+        const auto [w, h] = fk::jpeg_size(bytes);
+        if (w <= 0 || h <= 0) throw fk::failure(FK_NOT_AN_IMAGE, "header gives no image size");
+        check_pixel_limit(w, h, max_pixels);
+        return decode_jpeg_file(bytes, w, h, min_width, reduction);
+    }
     auto size = header_size(bytes);
     if (size) {
         auto [w, h] = *size;
         if (w <= 0 || h <= 0) throw fk::failure(FK_NOT_AN_IMAGE, "header gives no image size");
         check_pixel_limit(w, h, max_pixels);
-    }
-    if (is_jpeg(bytes)) {
-        if (jpeg_is_truncated(bytes)) throw fk::failure(FK_NOT_AN_IMAGE, "truncated JPEG (no end-of-image marker)");
-        if (!size) throw fk::failure(FK_NOT_AN_IMAGE, "corrupt JPEG: no frame header before the image data");
-        return decode_jpeg_file(bytes, size->first, size->second, min_width, reduction);
     }
     if (fk::is_png(bytes)) return std::make_unique<fk_image>(fk_image{fk::decode_png(bytes)});
     // IMREAD_ANYDEPTH keeps 16-bit samples for our own scaling; IMREAD_ANYCOLOR keeps grey and

@@ -116,6 +116,25 @@ public:
         return true;
     }
 
+    /// Reads the header only into *width and *height; false as run.
+    bool read_size(const std::vector<uint8_t> &bytes, int64_t *width, int64_t *height) {
+        if (setjmp(errors_.jump) != 0) return false;
+        jpeg_create_decompress(&info_);
+        created_ = true;
+        jpeg_mem_src(&info_, bytes.data(), (unsigned long)bytes.size());
+        jpeg_read_header(&info_, TRUE);
+        *width = int64_t(info_.image_width);
+        *height = int64_t(info_.image_height);
+        return true;
+    }
+
+    /// Throws the failure run or read_size reported.
+    [[noreturn]] void fail() const {
+        if (errors_.corrupt) throw fk::failure(FK_NOT_AN_IMAGE, "corrupt image data (libjpeg: " + message() + ")");
+        const std::string reason = message();
+        throw fk::failure(FK_NOT_AN_IMAGE, "corrupt JPEG: " + (reason.empty() ? std::string("no data") : reason));
+    }
+
     bool corrupt() const { return errors_.corrupt; }
     std::string message() const { return errors_.message; }
 
@@ -130,13 +149,15 @@ private:
 cv::Mat fk::decode_jpeg(const std::vector<uint8_t> &bytes, int reduction) {
     Decompressor decompressor;
     cv::Mat image, cmyk_row;
-    if (!decompressor.run(bytes, reduction, &image, &cmyk_row)) {
-        if (decompressor.corrupt())
-            throw failure(FK_NOT_AN_IMAGE, "corrupt image data (libjpeg: " + decompressor.message() + ")");
-        std::string reason = decompressor.message();
-        throw failure(FK_NOT_AN_IMAGE, "corrupt JPEG: " + (reason.empty() ? std::string("no data") : reason));
-    }
+    if (!decompressor.run(bytes, reduction, &image, &cmyk_row)) decompressor.fail();
     return image;
+}
+
+std::pair<int64_t, int64_t> fk::jpeg_size(const std::vector<uint8_t> &bytes) {
+    Decompressor decompressor;
+    int64_t width = 0, height = 0;
+    if (!decompressor.read_size(bytes, &width, &height)) decompressor.fail();
+    return {width, height};
 }
 
 #pragma GCC visibility pop

@@ -16,9 +16,12 @@
 // of the points on those boxes (up to 186 px on a bad box; the same mean error over all), for
 // about 10% of the prediction's time.
 #include "CFaceKit.h"
+#include "content_hash.hpp"
 #include "file_input.hpp"
+#include "guarded_mapping.hpp"
 #include "guard.hpp"
 #include "image.hpp"
+#include "model_cache.hpp"
 #include "shape_predictor.hpp"
 
 #include <dlib/image_processing/shape_predictor.h>
@@ -27,6 +30,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <algorithm>
 #include <cstdint>
@@ -121,40 +125,83 @@ class dlib_reader {
 
 /// A model file mapped into memory, read-only, for as long as this lives: no copy of the model's
 /// 95 MB is made to parse it. Only a regular file of a model's size is mapped
-/// (fk::open_model_file).
+/// (fk::open_model_file), through fk::guarded_mapping: a model file cut short while it is read
+/// is reported, not a SIGBUS.
 class mapped_file {
   public:
-    explicit mapped_file(const char *path) {
+    explicit mapped_file(const char *path) : path_(path) {
         struct stat info {};
         const int fd = fk::open_model_file(path, fk::max_dlib_model_bytes, info);
         size_ = size_t(info.st_size);
         identity_ = {uint64_t(info.st_size), uint64_t(info.st_dev), uint64_t(info.st_ino), int64_t(info.st_mtim.tv_sec),
                      int64_t(info.st_mtim.tv_nsec)};
         if (size_ > 0) {
-            void *address = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-            if (address == MAP_FAILED) {
-                ::close(fd);
-                throw fk::failure(FK_MODEL_UNAVAILABLE, std::string("cannot read ") + path + ": " + std::strerror(errno));
-            }
-            ::madvise(address, size_, MADV_SEQUENTIAL);
-            data_ = static_cast<const uint8_t *>(address);
+            mapping_ = fk::guarded_mapping::map(fd, size_);
+            const int mapping_errno = errno;
+            ::close(fd);
+            if (!mapping_)
+                throw fk::failure(FK_MODEL_UNAVAILABLE, std::string("cannot read ") + path + ": " + std::strerror(mapping_errno));
+            ::madvise(const_cast<uint8_t *>(mapping_->data()), size_, MADV_SEQUENTIAL);
+            fk::guarded_mapping::allow_faults_on_this_thread();
+        } else {
+            ::close(fd);
         }
-        ::close(fd);
     }
-    ~mapped_file() {
-        if (data_) ::munmap(const_cast<uint8_t *>(data_), size_);
-    }
-    mapped_file(const mapped_file &) = delete;
-    mapped_file &operator=(const mapped_file &) = delete;
-    const uint8_t *data() const { return data_; }
+    const uint8_t *data() const { return mapping_ ? mapping_->data() : nullptr; }
     size_t size() const { return size_; }
     const model_identity &identity() const { return identity_; }
 
+    /// The checksum of the file's content (fk::content_hash, 60 ms for the 68-point model).
+    uint64_t content() const {
+        const uint64_t hash = fk::content_hash(data(), size_);
+        check_whole();
+        return hash;
+    }
+
+    /// Throws fk::failure(FK_MODEL_UNAVAILABLE) when the file was cut short while it was read.
+    void check_whole() const {
+        if (mapping_ && mapping_->lost())
+            throw fk::failure(FK_MODEL_UNAVAILABLE, "cannot read " + path_ + ": the file was cut short while it was read");
+    }
+
   private:
-    const uint8_t *data_ = nullptr;
+    std::string path_;
+    std::shared_ptr<fk::guarded_mapping> mapping_;
     size_t size_ = 0;
     model_identity identity_{};
 };
+
+/// Maps the cache's copy of a model of `content` into predictor when it is there and sound.
+bool read_copy(fk_shape_predictor &predictor, const fk::model_cache &cache, uint64_t content) {
+    const int fd = cache.open_copy(content);
+    if (fd < 0) return false;
+    const bool read = predictor.read_flat(fd, cache.copy_path(content), content);
+    ::close(fd);
+    return read;
+}
+
+/// The model's file name without its extension, which names its copies in the cache.
+std::string model_name(const char *path) {
+    std::string name = path;
+    if (const auto slash = name.rfind('/'); slash != std::string::npos) name.erase(0, slash + 1);
+    if (const auto dot = name.rfind('.'); dot != std::string::npos && dot > 0) name.erase(dot);
+    return name;
+}
+
+/// text with every byte that is not printable ASCII as \xNN, as FaceKit's own messages write paths.
+std::string printable(const std::string &text) {
+    std::string out;
+    for (const unsigned char c : text) {
+        if (c >= 0x20 && c < 0x7F && c != '\\') {
+            out += char(c);
+        } else {
+            char escaped[5];
+            std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+            out += escaped;
+        }
+    }
+    return out;
+}
 
 }  // namespace
 
@@ -216,6 +263,14 @@ void fk_shape_predictor::read_dlib(const uint8_t *bytes, size_t count, const std
 
 namespace {
 
+/// Whether a point is finite and within 2^31 pixels of the origin, beyond any image: only such a
+/// point converts to whole pixels (dlib's conversion of a NaN or of 1e30 is undefined, and x86
+/// gives INT64_MIN).
+bool placeable(const dlib::dpoint &p) {
+    constexpr double far = 2147483648.0;
+    return std::fabs(p.x()) < far && std::fabs(p.y()) < far;  // false for NaN too
+}
+
 /// dlib::impl::extract_feature_pixel_values, given the box's transform to the image: the
 /// intensity of each pixel the level reads, placed relative to current_shape (0 outside the
 /// image). dlib's arithmetic in dlib's order, so the same values.
@@ -229,8 +284,15 @@ void feature_pixel_values(const image_type &img, const dlib::point_transform_aff
     const dlib::const_image_view<image_type> view(img);
     out.resize(level.deltas.size());
     for (size_t i = 0; i < out.size(); ++i) {
-        const dlib::point p =
+        const dlib::dpoint q =
             to_image(tform * level.deltas[i] + dlib::impl::location(current_shape, level.anchor_idx[i]));
+        // A damaged leaf can put the shape anywhere, or nowhere (NaN), where the conversion to
+        // whole pixels is undefined: such a pixel lies outside the image.
+        if (!placeable(q)) {
+            out[i] = 0;
+            continue;
+        }
+        const dlib::point p = q;
         out[i] = area.contains(p) ? float(dlib::get_pixel_intensity(view[p.y()][p.x()])) : 0;
     }
 }
@@ -239,7 +301,7 @@ void feature_pixel_values(const image_type &img, const dlib::point_transform_aff
 
 /// dlib's shape_predictor::operator(), on the flat trees.
 template <typename image_type>
-std::vector<dlib::point> fk_shape_predictor::predict(const image_type &img, const dlib::rectangle &rect) const {
+bool fk_shape_predictor::predict(const image_type &img, const dlib::rectangle &rect, std::vector<dlib::point> &parts) const {
     dlib::matrix<float, 0, 1> current_shape = initial_shape;
     std::vector<float> pixels;
     std::vector<uint32_t> chosen;
@@ -272,22 +334,93 @@ std::vector<dlib::point> fk_shape_predictor::predict(const image_type &img, cons
             for (size_t k = 0; k < d; ++k) shape[k] += leaf[k];
         }
     }
-    std::vector<dlib::point> parts(d / 2);
-    for (size_t i = 0; i < parts.size(); ++i) parts[i] = to_image(dlib::impl::location(current_shape, i));
-    return parts;
+    parts.resize(d / 2);
+    for (size_t i = 0; i < parts.size(); ++i) {
+        const dlib::dpoint p = to_image(dlib::impl::location(current_shape, i));
+        if (!placeable(p)) return false;
+        parts[i] = p;
+    }
+    return true;
 }
 
-extern "C" int32_t fk_shape_predictor_create(const char *model_path, const char *cache_path,
+template <typename image_type>
+std::vector<dlib::point> fk_shape_predictor::place(const image_type &img, const dlib::rectangle &rect) const {
+    std::vector<dlib::point> parts;
+    if (!flat) {
+        if (!predict(img, rect, parts))
+            throw fk::failure(FK_MODEL_UNAVAILABLE, model_path + " places points at no finite position: the model is damaged");
+        return parts;
+    }
+    if (!flat_failed_.load(std::memory_order_acquire)) {
+        fk::guarded_mapping::allow_faults_on_this_thread();
+        const bool placed = predict(img, rect, parts);
+        // Checked after the leaves were read: a fault while reading them made them zeros.
+        if (!flat->lost() && placed) return parts;
+        flat_failed_.store(true, std::memory_order_release);
+        return model_again(flat->lost() ? "was cut short while in use" : "places points at no finite position")
+            .place(img, rect);
+    }
+    return model_again(nullptr).place(img, rect);
+}
+
+const fk_shape_predictor &fk_shape_predictor::model_again(const char *why) const {
+    std::call_once(reread_once_, [&] {
+        std::fprintf(stderr, "facekit: the model cache %s %s; reading %s again\n", printable(flat_path).c_str(),
+                     why != nullptr ? why : "failed", printable(model_path).c_str());
+        // A copy that is still the one mapped is removed, so that the next run makes it anew.
+        struct stat now {};
+        if (::lstat(flat_path.c_str(), &now) == 0 && S_ISREG(now.st_mode) && now.st_dev == flat_device_ &&
+            now.st_ino == flat_inode_)
+            ::unlink(flat_path.c_str());
+        try {
+            const mapped_file file(model_path.c_str());
+            auto model = std::make_unique<fk_shape_predictor>();
+            model->model_path = model_path;
+            model->read_dlib(file.data(), file.size(), model_path);
+            file.check_whole();
+            reread_ = std::move(model);
+        } catch (...) {
+            reread_failure_ = std::current_exception();
+        }
+    });
+    if (reread_failure_) std::rethrow_exception(reread_failure_);
+    return *reread_;
+}
+
+extern "C" int32_t fk_shape_predictor_create(const char *model_path, const char *cache_folder,
                                              fk_shape_predictor **out, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(model_path != nullptr && out != nullptr, "model_path and out must not be NULL");
         const mapped_file file(model_path);
         auto predictor = std::make_unique<fk_shape_predictor>();
+        predictor->model_path = model_path;
         // The flat copy is only a faster way to the same numbers: any trouble with it (none yet,
         // another model's, damaged, a read-only folder) falls back to reading the model itself.
-        if (cache_path == nullptr || !predictor->read_flat(cache_path, file.identity())) {
+        bool read = false;
+        if (cache_folder != nullptr) {
+            fk::model_cache cache(cache_folder, model_name(model_path));
+            if (cache.usable()) {
+                // The usual start: the index knows this model file, and its copy is sound.
+                const auto known = cache.known_content(file.identity());
+                read = known && read_copy(*predictor, cache, *known);
+                if (!read) {
+                    // A model file not seen before (or whose copy failed): its content names the
+                    // copy, which another path to the same content may have made already.
+                    const uint64_t content = file.content();
+                    read = content != known && read_copy(*predictor, cache, content);
+                    if (!read) {
+                        predictor->read_dlib(file.data(), file.size(), model_path);
+                        file.check_whole();
+                        predictor->write_flat(cache.copy_path(content), content);
+                        read = true;
+                    }
+                    cache.remember(file.identity(), content);
+                }
+            }
+        }
+        if (!read) {
             predictor->read_dlib(file.data(), file.size(), model_path);
-            if (cache_path != nullptr) predictor->write_flat(cache_path, file.identity());
+            file.check_whole();
         }
         *out = predictor.release();
     });
@@ -334,7 +467,7 @@ extern "C" int32_t fk_shape_predictor_predict(const fk_shape_predictor *predicto
         auto place = [&](const cv::Range &range) {
             for (int i = range.start; i < range.end; ++i) {
                 try {
-                    shapes[size_t(i)] = predictor->predict(pixels, rects[size_t(i)]);
+                    shapes[size_t(i)] = predictor->place(pixels, rects[size_t(i)]);
                 } catch (...) {
                     std::lock_guard<std::mutex> lock(failure_mutex);
                     failure = std::current_exception();

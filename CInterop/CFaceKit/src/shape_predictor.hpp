@@ -4,11 +4,15 @@
 #pragma once
 
 #include "CFaceKit.h"
+#include "guarded_mapping.hpp"
 
 #include <dlib/geometry/vector.h>
 #include <dlib/matrix.h>
 
+#include <atomic>
 #include <cstdint>
+#include <exception>
+#include <mutex>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -65,36 +69,62 @@ struct cascade_level {
     leaf_floats leaves;          // tree t's leaf l at [(t * (splits_per_tree + 1) + l) * dims, ...)
 };
 
-/// What tells one model file from another (or from itself after it changed): its size, device,
-/// inode and modification time.
-struct model_identity {
-    uint64_t size, device, inode;
-    int64_t modified_seconds, modified_nanoseconds;
-};
-
 struct fk_shape_predictor {
     dlib::matrix<float, 0, 1> initial_shape;  // read-only after creation: shareable between threads
     std::vector<cascade_level> levels;
     size_t dims() const { return size_t(initial_shape.size()); }
 
+    /// The model file, named in messages and read again when the flat copy fails.
+    std::string model_path;
+    /// The flat copy the leaves lie in, when they were mapped from one (read_flat), and its path.
+    std::shared_ptr<fk::guarded_mapping> flat;
+    std::string flat_path;
+
     /// Reads dlib's serialization of a shape_predictor (the .dat file's bytes); throws
     /// fk::failure(FK_MODEL_UNAVAILABLE) naming path when they are not one.
     void read_dlib(const uint8_t *bytes, size_t count, const std::string &path);
 
-    /// Reads the flat copy at path when it was written from the model file `source` is, and is
-    /// whole and consistent; false (this left empty) otherwise.
-    bool read_flat(const char *path, const model_identity &source);
+    /// Maps the flat copy open on fd (whose path is `path`) when it is whole and sound (its
+    /// checksum, every count and offset against its size, every index) and was made from a model
+    /// file of content `source_content`; false (this left empty) otherwise.
+    bool read_flat(int fd, const std::string &path, uint64_t source_content);
 
-    /// Writes the flat copy to path (beside it, then renamed); quietly does nothing when it
-    /// cannot.
-    void write_flat(const char *path, const model_identity &source) const;
+    /// Writes the flat copy of this model, made from a model file of content `source_content`, to
+    /// path (a hidden file beside it, then renamed); quietly does nothing when it cannot.
+    void write_flat(const std::string &path, uint64_t source_content) const;
 
-    /// dlib's shape_predictor::operator(), on the flat trees.
+    /// The checksum a flat copy of these `size` bytes must carry in its header (the content hash
+    /// of every byte after that field); 0 when they are too few for a header.
+    static uint64_t flat_checksum(const uint8_t *bytes, size_t size);
+    /// Where that checksum lies in the header.
+    static constexpr size_t flat_checksum_offset = 16;
+
+    /// The model's points for the face in rect: from the flat copy while it holds, else from the
+    /// model file read again (once, with a message on standard error). Throws
+    /// fk::failure(FK_MODEL_UNAVAILABLE) when the model file places a point at no finite position
+    /// (damaged leaves) or cannot be read again.
     template <typename image_type>
-    std::vector<dlib::point> predict(const image_type &img, const dlib::rectangle &rect) const;
+    std::vector<dlib::point> place(const image_type &img, const dlib::rectangle &rect) const;
+
+    /// dlib's shape_predictor::operator(), on the flat trees, into parts; false when a point comes
+    /// out at no finite position or beyond any image (a damaged or hostile leaf: dlib itself would
+    /// give INT64_MIN).
+    template <typename image_type>
+    bool predict(const image_type &img, const dlib::rectangle &rect, std::vector<dlib::point> &parts) const;
 
     /// Whether every split reads a pixel the level has and every anchor is a point of the shape.
     bool is_consistent() const;
+
+  private:
+    /// The model read again from model_path, once the flat copy failed (`why` says how, for the
+    /// message); throws what reading it threw.
+    const fk_shape_predictor &model_again(const char *why) const;
+
+    uint64_t flat_device_ = 0, flat_inode_ = 0;  // the flat copy's file, removed only while still it
+    mutable std::atomic<bool> flat_failed_{false};
+    mutable std::once_flag reread_once_;
+    mutable std::unique_ptr<fk_shape_predictor> reread_;
+    mutable std::exception_ptr reread_failure_;
 };
 
 #pragma GCC visibility pop

@@ -7,19 +7,30 @@
 // (docs/benchmarks.md, "Start-up"); mapped, they are the page cache's pages, nothing is zeroed or
 // copied, and processes share them (on ext4 the page cache holds the file in 2 MB folios, so the
 // mapping gets 2 MB pages, as the copy had). The leaves start on a 4 KB boundary of the file.
-// It is a cache, never a source of truth: its header names the model file it was made from
-// (size, device, inode, modification time), and every count and index in it is checked before
-// use, so a stale, foreign, truncated or hostile copy is ignored and the model read again. It is
-// only ever replaced by a rename, never rewritten in place, so a mapping stays valid: it is
-// written under a hidden name nobody can predict and renamed into place (fk::owned_file), and
-// neither written nor read through a symbolic link planted at its name. The layout is this
-// machine's (native byte order and float format, checked by the header).
+//
+// It is a cache, never a source of truth, and anyone who can write its folder can change it, so
+// nothing in it is used before it is checked: the checksum of its whole content
+// (fk::content_hash, computed when it is written and checked on every open), the checksum of the model file it was made
+// from, every count and offset against the file's size, every index against what it indexes; and
+// the points it places must come out finite (fk_shape_predictor::place), as a copy whose checksum
+// was forged along with its leaves could give INT64_MIN coordinates. A copy that fails a check is
+// ignored and the model read again. It is mapped through fk::guarded_mapping, so a copy cut short
+// while in use (by another process: FaceKit only ever replaces a copy by a rename) sends the
+// reader back to the model file instead of ending the process with SIGBUS. It is written under a
+// hidden name nobody can predict and renamed into place (fk::owned_file), and neither written nor
+// read through a symbolic link planted at its name. The layout is this machine's (native byte
+// order and float format, checked by the header).
+#include "content_hash.hpp"
+#include "guarded_mapping.hpp"
 #include "owned_file.hpp"
 #include "shape_predictor.hpp"
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -30,40 +41,29 @@
 
 namespace {
 
-constexpr char flat_magic[8] = {'F', 'K', 'S', 'H', 'A', 'P', 'E', '2'};
+constexpr char flat_magic[8] = {'F', 'K', 'S', 'H', 'A', 'P', 'E', '3'};
 constexpr uint64_t leaf_alignment = 4096;  // a page: no leaf straddles more cache lines than it must
 constexpr uint32_t flat_byte_order = 0x01020304;
+/// No copy is larger: the 68-point model's is 65 MB (and every leaf's index must fit 32 bits).
+constexpr uint64_t largest_copy = uint64_t(1) << 30;
 
 struct flat_header {
     char magic[8];
     uint32_t byte_order;
     uint32_t float_bytes;
-    model_identity source;
+    uint64_t checksum;        // fk::content_hash of every byte after this field
+    uint64_t source_content;  // fk::content_hash of the model file it was made from
     uint64_t dims;
     uint64_t level_count;
 };
+
+static_assert(offsetof(flat_header, checksum) == fk_shape_predictor::flat_checksum_offset, "the checksum's place");
 
 struct flat_level_header {
     uint64_t tree_count, splits_per_tree, anchor_count;
 };
 
 static_assert(sizeof(cascade_level::split) == 12, "splits are written as three 4-byte fields");
-
-bool same_identity(const model_identity &a, const model_identity &b) {
-    return a.size == b.size && a.device == b.device && a.inode == b.inode && a.modified_seconds == b.modified_seconds &&
-           a.modified_nanoseconds == b.modified_nanoseconds;
-}
-
-/// An open file descriptor, closed when this goes.
-struct descriptor {
-    int fd;
-    explicit descriptor(int fd) : fd(fd) {}
-    ~descriptor() {
-        if (fd >= 0) ::close(fd);
-    }
-    descriptor(const descriptor &) = delete;
-    descriptor &operator=(const descriptor &) = delete;
-};
 
 bool write_exact(int fd, const void *from, size_t bytes) {
     const auto *at = static_cast<const char *>(from);
@@ -106,23 +106,32 @@ bool lay_out(const flat_level_header &shape, uint64_t dims, uint64_t at, level_l
 
 }  // namespace
 
-bool fk_shape_predictor::read_flat(const char *path, const model_identity &source) {
-    const descriptor file(::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW));
+uint64_t fk_shape_predictor::flat_checksum(const uint8_t *bytes, size_t size) {
+    constexpr size_t after = flat_checksum_offset + sizeof(uint64_t);
+    return size < sizeof(flat_header) ? 0 : fk::content_hash(bytes + after, size - after);
+}
+
+bool fk_shape_predictor::read_flat(int fd, const std::string &path, uint64_t source_content) {
     struct stat info {};
-    if (file.fd < 0 || ::fstat(file.fd, &info) != 0 || !S_ISREG(info.st_mode) || uint64_t(info.st_size) < sizeof(flat_header))
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || uint64_t(info.st_size) < sizeof(flat_header) ||
+        uint64_t(info.st_size) > largest_copy)
         return false;
     const auto size = uint64_t(info.st_size);
-    void *address = ::mmap(nullptr, size_t(size), PROT_READ, MAP_PRIVATE, file.fd, 0);
-    if (address == MAP_FAILED) return false;
-    const std::shared_ptr<const void> mapping(address, [size](const void *at) { ::munmap(const_cast<void *>(at), size_t(size)); });
-    ::madvise(address, size_t(size), MADV_HUGEPAGE);  // 2 MB folios where the file system reads ahead into them
-    const auto *bytes = static_cast<const uint8_t *>(address);
+    auto mapping = fk::guarded_mapping::map(fd, size_t(size));
+    if (!mapping) return false;
+    // 2 MB folios where the file system reads ahead into them.
+    ::madvise(const_cast<uint8_t *>(mapping->data()), size_t(size), MADV_HUGEPAGE);
+    fk::guarded_mapping::allow_faults_on_this_thread();
+    const uint8_t *bytes = mapping->data();
 
     flat_header header{};
     std::memcpy(&header, bytes, sizeof header);
     if (std::memcmp(header.magic, flat_magic, sizeof flat_magic) != 0 || header.byte_order != flat_byte_order ||
-        header.float_bytes != sizeof(float) || !same_identity(header.source, source))
+        header.float_bytes != sizeof(float) || header.source_content != source_content)
         return false;
+    // The whole file, before any count in it is believed; a file cut short meanwhile reads as
+    // zeros from there on, and fails here.
+    if (header.checksum != flat_checksum(bytes, size_t(size)) || mapping->lost()) return false;
     if (header.dims == 0 || header.dims % 2 != 0 || header.dims > 1u << 20 || header.level_count > 1u << 10) return false;
     uint64_t at = sizeof header + header.level_count * sizeof(flat_level_header);
     if (at + header.dims * sizeof(float) > size) return false;
@@ -160,47 +169,62 @@ bool fk_shape_predictor::read_flat(const char *path, const model_identity &sourc
         level.deltas.resize(anchors.size());
         for (size_t k = 0; k < anchors.size(); ++k) level.deltas[k] = dlib::vector<float, 2>(deltas[2 * k], deltas[2 * k + 1]);
     }
-    if (!is_consistent()) {
+    if (!is_consistent() || mapping->lost()) {
         levels.clear();
         initial_shape.set_size(0);
         return false;
     }
+    flat = std::move(mapping);
+    flat_path = path;
+    flat_device_ = uint64_t(info.st_dev);
+    flat_inode_ = uint64_t(info.st_ino);
     return true;
 }
 
-void fk_shape_predictor::write_flat(const char *path, const model_identity &source) const {
-    fk::owned_file file(path, 0644);
-    if (file.fd() < 0) return;
+void fk_shape_predictor::write_flat(const std::string &path, uint64_t source_content) const {
+    // The whole file is laid out in memory first (65 MB, once per model content), so that its
+    // checksum can go in the header.
+    std::vector<uint8_t> bytes(sizeof(flat_header));
+    const auto append = [&](const void *from, size_t count) {
+        bytes.insert(bytes.end(), static_cast<const uint8_t *>(from), static_cast<const uint8_t *>(from) + count);
+    };
+    size_t total = sizeof(flat_header) + levels.size() * sizeof(flat_level_header) + dims() * sizeof(float);
+    for (const auto &level : levels)
+        total += level.splits.size() * sizeof(cascade_level::split) + leaf_alignment +
+                 level.leaves.size() * sizeof(float) + level.anchor_idx.size() * (sizeof(uint64_t) + 2 * sizeof(float));
+    bytes.reserve(total);
+    for (const auto &level : levels) {
+        const flat_level_header shape{level.tree_count, level.splits_per_tree, level.anchor_idx.size()};
+        append(&shape, sizeof shape);
+    }
+    append(&initial_shape(0), dims() * sizeof(float));
+    for (const auto &level : levels) {
+        append(level.splits.data(), level.splits.size() * sizeof(cascade_level::split));
+        bytes.resize((bytes.size() + leaf_alignment - 1) / leaf_alignment * leaf_alignment, 0);
+        append(level.leaves.data(), level.leaves.size() * sizeof(float));
+        for (const auto anchor : level.anchor_idx) {
+            const uint64_t value = anchor;
+            append(&value, sizeof value);
+        }
+        for (const auto &delta : level.deltas) {
+            const float xy[2] = {delta.x(), delta.y()};
+            append(xy, sizeof xy);
+        }
+    }
     flat_header header{};
     std::memcpy(header.magic, flat_magic, sizeof flat_magic);
     header.byte_order = flat_byte_order;
     header.float_bytes = sizeof(float);
-    header.source = source;
+    header.source_content = source_content;
     header.dims = dims();
     header.level_count = levels.size();
-    uint64_t at = 0;
-    const auto put = [&](const void *from, size_t bytes) {
-        at += bytes;
-        return write_exact(file.fd(), from, bytes);
-    };
-    bool written = put(&header, sizeof header);
-    for (const auto &level : levels) {
-        const flat_level_header shape{level.tree_count, level.splits_per_tree, level.anchor_idx.size()};
-        written = written && put(&shape, sizeof shape);
-    }
-    written = written && put(&initial_shape(0), dims() * sizeof(float));
-    const std::vector<char> padding(leaf_alignment, 0);
-    for (const auto &level : levels) {
-        const std::vector<uint64_t> anchors(level.anchor_idx.begin(), level.anchor_idx.end());
-        std::vector<float> deltas;
-        for (const auto &delta : level.deltas) deltas.insert(deltas.end(), {delta.x(), delta.y()});
-        written = written && put(level.splits.data(), level.splits.size() * sizeof(cascade_level::split)) &&
-                  put(padding.data(), size_t((leaf_alignment - at % leaf_alignment) % leaf_alignment)) &&
-                  put(level.leaves.data(), level.leaves.size() * sizeof(float)) &&
-                  put(anchors.data(), anchors.size() * sizeof(uint64_t)) && put(deltas.data(), deltas.size() * sizeof(float));
-    }
+    std::memcpy(bytes.data(), &header, sizeof header);
+    header.checksum = flat_checksum(bytes.data(), bytes.size());
+    std::memcpy(bytes.data(), &header, sizeof header);
+
+    fk::owned_file file(path, 0644);
     // Synced, then renamed into place; a copy not written whole is removed with `file`.
-    if (written) file.commit();
+    if (file.fd() >= 0 && write_exact(file.fd(), bytes.data(), bytes.size())) file.commit();
 }
 
 bool fk_shape_predictor::is_consistent() const {

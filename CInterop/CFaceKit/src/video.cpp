@@ -213,11 +213,12 @@ double presentation_time(fk_video &video, int64_t index, double reported_ms) {
 }
 
 /// Opens `source` as `kind` and fills in the video's info.
-fk_video *open_video(const std::string &source, fk::video_source kind, int read_timeout_ms, int open_timeout_ms) {
+fk_video *open_video(const std::string &source, fk::video_source kind, int read_timeout_ms, int open_timeout_ms,
+                     int64_t max_pixels) {
     // OpenCV's own logging (FFmpeg's is the decoder's: it prints nothing).
     fk::silence_native_logging();
     auto video = std::make_unique<fk_video>();
-    video->decoder = std::make_unique<fk::video_decoder>(source, kind, read_timeout_ms, open_timeout_ms);
+    video->decoder = std::make_unique<fk::video_decoder>(source, kind, read_timeout_ms, open_timeout_ms, max_pixels);
     video->live = kind != fk::video_source::file;
     const auto &decoder = *video->decoder;
     video->info = fk_video_info{decoder.width(), decoder.height(), decoder.fps(), decoder.frame_count(), decoder.duration_ms()};
@@ -226,17 +227,18 @@ fk_video *open_video(const std::string &source, fk::video_source kind, int read_
 
 }  // namespace
 
-extern "C" int32_t fk_video_open(const char *path, fk_video **out, fk_error *error) {
+extern "C" int32_t fk_video_open(const char *path, int64_t max_pixels, fk_video **out, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(path != nullptr && out != nullptr, "path and out must not be NULL");
         // Only a regular file is opened (a named pipe would block FFmpeg's open forever).
         if (fk::check_regular_file(path) == 0) throw fk::failure(FK_NOT_A_VIDEO, "empty file");
-        *out = open_video(path, fk::video_source::file, 0, 0);
+        *out = open_video(path, fk::video_source::file, 0, 0, max_pixels);
     });
 }
 
 extern "C" int32_t fk_video_open_live(const char *source, int32_t kind, int32_t timeout_ms,
-                                      int32_t open_timeout_ms, fk_video **out, fk_error *error) {
+                                      int32_t open_timeout_ms, int64_t max_pixels, fk_video **out,
+                                      fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(source != nullptr && out != nullptr, "source and out must not be NULL");
         fk::require(kind == FK_LIVE_STANDARD_INPUT || kind == FK_LIVE_URL || kind == FK_LIVE_DEVICE, "unknown kind");
@@ -244,7 +246,7 @@ extern "C" int32_t fk_video_open_live(const char *source, int32_t kind, int32_t 
         const auto source_kind = kind == FK_LIVE_STANDARD_INPUT ? fk::video_source::standard_input
                                  : kind == FK_LIVE_URL          ? fk::video_source::url
                                                                 : fk::video_source::device;
-        *out = open_video(source, source_kind, timeout_ms, open_timeout_ms);
+        *out = open_video(source, source_kind, timeout_ms, open_timeout_ms, max_pixels);
     });
 }
 

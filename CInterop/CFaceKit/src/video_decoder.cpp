@@ -83,8 +83,9 @@ double to_double(AVRational rational) { return rational.den != 0 ? av_q2d(ration
 
 }  // namespace
 
-video_decoder::video_decoder(const std::string &source, video_source kind, int read_timeout_ms, int open_timeout_ms)
-    : kind_(kind), read_timeout_ms_(read_timeout_ms) {
+video_decoder::video_decoder(const std::string &source, video_source kind, int read_timeout_ms, int open_timeout_ms,
+                             int64_t max_pixels)
+    : kind_(kind), read_timeout_ms_(read_timeout_ms), max_pixels_(max_pixels) {
     static std::once_flag network;
     std::call_once(network, [] { avformat_network_init(); });
     listen_to_ffmpeg_log();
@@ -208,6 +209,14 @@ void video_decoder::open_decoder() {
     if (avcodec_parameters_to_context(codec_, parameters) < 0) throw failure(FK_NOT_A_VIDEO, "unreadable codec parameters");
     codec_->thread_count = decoder_threads(parameters->width, parameters->height);
     codec_->opaque = &tally_;
+    // The limit a photo has (--max-pixels), before a frame is decoded (three 16000x16000 MJPEG
+    // frames once took 2.5 GB), and before avcodec_open2, which refuses a larger declared size
+    // without saying why.
+    if (max_pixels_ > 0 && int64_t(parameters->width) * parameters->height > max_pixels_)
+        throw failure(FK_IMAGE_TOO_LARGE, "frames of " + std::to_string(parameters->width) + "x" +
+                                              std::to_string(parameters->height) + " pixels are over the limit of " +
+                                              std::to_string(max_pixels_));
+    if (max_pixels_ > 0) codec_->max_pixels = max_pixels_;  // checked by FFmpeg for every frame it allocates
     if (avcodec_open2(codec_, decoder, nullptr) < 0) throw failure(FK_NOT_A_VIDEO, "FFmpeg cannot open its video decoder");
 }
 

@@ -48,8 +48,12 @@ class video_decoder {
   public:
     /// Opens `source` and its first video stream's decoder. A live source's open may take
     /// `open_timeout_ms`, each later wait for a frame `read_timeout_ms` (both unused for files).
-    /// Throws fk::failure(FK_NOT_A_VIDEO) when it holds no video FFmpeg can decode.
-    video_decoder(const std::string &source, video_source kind, int read_timeout_ms, int open_timeout_ms);
+    /// Throws fk::failure(FK_NOT_A_VIDEO) when it holds no video FFmpeg can decode, and
+    /// fk::failure(FK_IMAGE_TOO_LARGE) when `max_pixels` is positive and its frames have more
+    /// pixels; a later frame larger than that is not decoded (FFmpeg's own max_pixels) and reads
+    /// as damaged.
+    video_decoder(const std::string &source, video_source kind, int read_timeout_ms, int open_timeout_ms,
+                  int64_t max_pixels);
     ~video_decoder();
     video_decoder(const video_decoder &) = delete;
     video_decoder &operator=(const video_decoder &) = delete;
@@ -86,6 +90,7 @@ class video_decoder {
 
     video_source kind_;
     int read_timeout_ms_;
+    int64_t max_pixels_;
     ffmpeg_error_tally tally_;  // before the contexts that point at it
     uint64_t errors_seen_ = 0;
     AVFormatContext *format_ = nullptr;

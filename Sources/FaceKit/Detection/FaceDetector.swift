@@ -59,8 +59,7 @@ public final class FaceDetector: Sendable {
     ) throws(FaceKitError) {
         try options.validate()
         let landmarksPath = try models.path(for: .landmarks68)
-        let shapePredictor = try NativeShapePredictor(
-            modelPath: landmarksPath, copyPath: models.cache.copyPath(forModelAt: landmarksPath))
+        let shapePredictor = try NativeShapePredictor(modelPath: landmarksPath, cacheFolder: models.cache.madeFolder())
         guard shapePredictor.pointCount == FaceShape.pointCount else {
             throw .modelUnavailable(
                 name: ModelLocator.Model.landmarks68.rawValue,

@@ -8,11 +8,11 @@ final class NativeShapePredictor: @unchecked Sendable {
     let pointCount: Int
 
     /// Runs `fk_shape_predictor_create` and reads the model's point count (releasing the model
-    /// again when that fails). With `copyPath`, the model's flat copy there is mapped instead when
-    /// it is current, or written (``ModelCache``).
-    init(modelPath: String, copyPath: String? = nil) throws(FaceKitError) {
+    /// again when that fails). With `cacheFolder`, the model's flat copy there is mapped instead
+    /// when it is there and sound, or written (``ModelCache``).
+    init(modelPath: String, cacheFolder: String? = nil) throws(FaceKitError) {
         var created: OpaquePointer?
-        try callNative(subject: modelPath) { fk_shape_predictor_create(modelPath, copyPath, &created, $0) }
+        try callNative(subject: modelPath) { fk_shape_predictor_create(modelPath, cacheFolder, &created, $0) }
         var count: Int32 = 0
         do {
             try callNative(subject: modelPath) { fk_shape_predictor_point_count(created, &count, $0) }

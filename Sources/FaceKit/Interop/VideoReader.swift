@@ -73,14 +73,21 @@ public final class VideoReader {
 
     /// Opens the video; `path` may hold bytes that are not UTF-8 as `FilePathEncoding` says.
     /// Runs `fk_video_open`, then `fk_video_get_info` (closing the video again when that fails).
-    public convenience init(contentsOfFile path: String) throws(FaceKitError) {
-        try self.init(contentsOfFile: path, readingInfo: Self.nativeInfo)
+    /// Frames of more than `maxPixels` pixels are refused, as photos are
+    /// (``FaceKitError/imageTooLarge(source:reason:)``), before one is decoded.
+    public convenience init(contentsOfFile path: String, maxPixels: Int = FaceImage.defaultMaxPixels)
+        throws(FaceKitError)
+    {
+        try self.init(contentsOfFile: path, maxPixels: maxPixels, readingInfo: Self.nativeInfo)
     }
 
     /// Opens a live source: frames come as the source sends them, timestamps are the stream's
     /// own, and a wait for the next frame longer than `timeoutMs` ends the stream (``end`` is
     /// then ``End/stalled``); opening a stream may take `openTimeoutMs`. Runs `fk_video_open_live`.
-    public convenience init(liveSource source: LiveSource, timeoutMs: Int, openTimeoutMs: Int) throws(FaceKitError) {
+    /// `maxPixels` as for ``init(contentsOfFile:maxPixels:)``.
+    public convenience init(
+        liveSource source: LiveSource, timeoutMs: Int, openTimeoutMs: Int, maxPixels: Int = FaceImage.defaultMaxPixels
+    ) throws(FaceKitError) {
         let kind: fk_live_kind
         switch source {
         case .standardInput: kind = FK_LIVE_STANDARD_INPUT
@@ -90,7 +97,7 @@ public final class VideoReader {
         let timeout = Int32(clamping: Swift.max(1, timeoutMs)), openTimeout = Int32(clamping: Swift.max(1, openTimeoutMs))
         try self.init(source: source.name, readingInfo: Self.nativeInfo) { path, opened, error in
             FilePathEncoding.withFileSystemRepresentation(path) {
-                fk_video_open_live($0, Int32(kind.rawValue), timeout, openTimeout, &opened, error)
+                fk_video_open_live($0, Int32(kind.rawValue), timeout, openTimeout, Int64(maxPixels), &opened, error)
             }
         }
     }
@@ -98,11 +105,11 @@ public final class VideoReader {
     /// ``init(contentsOfFile:)`` with the call that reads the opened video's size and rate
     /// given, so that tests can make it fail.
     convenience init(
-        contentsOfFile path: String,
+        contentsOfFile path: String, maxPixels: Int = FaceImage.defaultMaxPixels,
         readingInfo readInfo: (_ video: OpaquePointer, _ path: String) throws(FaceKitError) -> fk_video_info
     ) throws(FaceKitError) {
         try self.init(source: path, readingInfo: readInfo) { path, opened, error in
-            FilePathEncoding.withFileSystemRepresentation(path) { fk_video_open($0, &opened, error) }
+            FilePathEncoding.withFileSystemRepresentation(path) { fk_video_open($0, Int64(maxPixels), &opened, error) }
         }
     }
 

@@ -3,12 +3,14 @@ import Foundation
 /// Where FaceKit keeps copies of models that load faster than the files they come from.
 ///
 /// Today one model has such a copy: the 68-point shape predictor, whose dlib file takes
-/// 250-300 ms to parse and whose flat copy is mapped in about a millisecond (docs/benchmarks.md,
-/// "Start-up"). A copy is named after the model file's absolute path and records the file's
-/// size, inode and modification time, so a changed model is read again and its copy replaced; a
-/// copy that cannot be read or written is ignored, and results are the same with or without one.
-/// A copy is only ever replaced by a rename; one truncated in place while a process has it mapped
-/// would end that process (SIGBUS), as with any mapped file.
+/// 250-300 ms to parse and whose flat copy is mapped and checked in about 16 ms (docs/benchmarks.md,
+/// "Start-up"). The native shim keeps the folder (`fk_shape_predictor_create`): one copy per model
+/// content, named after the checksum of the model file, shared by every path to the same model,
+/// and an index of the model files last seen, so that a start finds its copy without reading the
+/// model; copies no remembered model file needs are removed. A copy is checked before use (its
+/// checksum, every count and offset) and again as it is used (a copy cut short while mapped, or
+/// placing points nowhere, sends the run back to the model file, with a message); results are the
+/// same with or without one.
 ///
 /// The folder is `$FACEKIT_CACHE_DIR` (an empty value turns copies off), else
 /// `$XDG_CACHE_HOME/facekit`, else `~/.cache/facekit`, as the XDG Base Directory specification
@@ -46,13 +48,10 @@ public struct ModelCache: Sendable, Equatable {
         return ModelCache(folder: home + "/.cache/facekit", root: home)
     }
 
-    /// The path of the copy of the model at `modelPath`, its folder created; `nil` when copies
-    /// are off or the folder cannot be made.
-    func copyPath(forModelAt modelPath: String) -> String? {
+    /// The folder, created when missing; `nil` when copies are off or the folder cannot be made.
+    func madeFolder() -> String? {
         guard let folder, Self.make(folder, below: root) else { return nil }
-        let absolute = URL(fileURLWithPath: modelPath).standardizedFileURL.path
-        let name = URL(fileURLWithPath: absolute).deletingPathExtension().lastPathComponent
-        return folder + "/" + name + "-" + Self.digest(absolute) + ".flat"
+        return folder
     }
 
     /// Makes `folder` and its missing parents (mode 0700), none of them `root` or above it,
@@ -77,16 +76,5 @@ public struct ModelCache: Sendable, Equatable {
             if !made { return false }
         }
         return FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue
-    }
-
-    /// FNV-1a over the path's bytes: stable from run to run (Swift's Hasher is seeded anew in
-    /// every process), and enough to tell model paths apart.
-    static func digest(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

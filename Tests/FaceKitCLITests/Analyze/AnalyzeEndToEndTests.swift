@@ -219,6 +219,23 @@ struct AnalyzeEndToEndTests {
         #expect(run.stdoutLines.last?.hasPrefix(TestSupport.astronaut + ",,,failed,") == true)
     }
 
+    @Test("a JPEG whose TEM marker hides its size is refused over --max-pixels by name, and the run goes on")
+    func temporaryMarkerOverLimit() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            // 3072x1536 pixels behind a fake 1x4 frame (CraftedHeaderTests.withTemporaryMarker).
+            let jpeg = try Data(contentsOf: URL(fileURLWithPath: TestData.fixture("astronaut-3072x1536.jpg")))
+            var crafted = Data([0xFF, 0xD8, 0xFF, 0x01, 0xFF, 0xEF, 0xFF, 0xFF]) + Data(count: 0xFFFF - 2)
+            crafted.replaceSubrange(65523..<65532, with: [0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x04, 0x00, 0x01])
+            crafted += jpeg.dropFirst(2)
+            let path = try TestSupport.makeFile(folder, "crafted.jpg", contents: crafted)
+            let run = TestSupport.analyze(["--max-pixels", "1000000", path, TestSupport.astronaut])
+            #expect(run.status == 1)
+            #expect(run.stderrLines == ["facekit: \(path): image too large: 3072x1536 pixels is over the limit of 1000000"])
+            let sources = Set(run.stdoutLines.dropFirst().map { String($0.prefix { $0 != "," }) })
+            #expect(sources == [TestSupport.astronaut], "the other photo analysed")
+        }
+    }
+
     @Test("folders are walked in path order and non-images skipped quietly")
     func folderWalk() throws {
         try TestSupport.withTemporaryFolder { folder in

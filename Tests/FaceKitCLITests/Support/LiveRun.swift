@@ -12,8 +12,11 @@ final class LiveRun: @unchecked Sendable {
     private let state = Mutex<(lines: [String], partial: String, closed: Bool)>(([], "", false))
     private let errorText = Mutex("")
 
-    init(_ command: String, _ arguments: [String]) throws {
+    /// Starts `facekit <command> --model-dir <models> <arguments>`, with `environment` when given
+    /// (else this process's).
+    init(_ command: String, _ arguments: [String], environment: [String: String]? = nil) throws {
         process.executableURL = URL(fileURLWithPath: try #require(TestSupport.executable))
+        if let environment { process.environment = environment }
         process.arguments = [command, "--model-dir", try #require(TestSupport.modelDirectory)] + arguments
         process.standardInput = input
         process.standardOutput = output

@@ -1,0 +1,44 @@
+import FaceKit
+import FaceKitTestSupport
+import Foundation
+import Testing
+
+/// Video frames have the pixel limit photos have (`FaceImage.defaultMaxPixels`, 100 million):
+/// a video of larger frames is refused by name before a frame is decoded, and the run goes on.
+@Suite("the pixel limit of video frames", .needsModels)
+struct VideoPixelLimitTests {
+    /// A YUV4MPEG2 stream that declares `width` x `height` frames and holds the start of one:
+    /// its header alone gives FFmpeg the size.
+    static func declaringFrames(width: Int, height: Int) -> Data {
+        Data("YUV4MPEG2 W\(width) H\(height) F25:1 Ip A1:1 C420jpeg\nFRAME\n".utf8) + Data(repeating: 128, count: 65536)
+    }
+
+    @Test("a video of 12000x12000 frames is refused by name, and the next video is tracked")
+    func overTheLimit() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let large = try TestSupport.makeFile(folder, "large.y4m", contents: Self.declaringFrames(width: 12000, height: 12000))
+            let run = TrackCommandTests.track(["--every", "5", "--quiet", large, TrackCommandTests.crossing])
+            #expect(run.status == 1)
+            #expect(
+                run.stderrLines == [
+                    "facekit: \(large): image too large: frames of 12000x12000 pixels are over the limit of 100000000"
+                ], "\(run.stderr)")
+            let sources = Set(run.stdoutLines.dropFirst().map { String($0.prefix { $0 != "," }) })
+            #expect(sources == [TrackCommandTests.crossing])
+        }
+    }
+
+    @Test("the limit is the caller's: the test clip refused under 1000 pixels, read under its own size")
+    func callersLimit() throws {
+        #expect(throws: FaceKitError.self) { try VideoReader(contentsOfFile: TrackCommandTests.crossing, maxPixels: 1000) }
+        do {
+            _ = try VideoReader(contentsOfFile: TrackCommandTests.crossing, maxPixels: 1000)
+        } catch {
+            #expect(error.description.hasSuffix("pixels are over the limit of 1000"), "\(error)")
+            #expect(error.description.contains("image too large: frames of "), "\(error)")
+        }
+        let video = try VideoReader(contentsOfFile: TrackCommandTests.crossing)
+        let exact = try VideoReader(contentsOfFile: TrackCommandTests.crossing, maxPixels: video.width * video.height)
+        #expect(try exact.next()?.image != nil)
+    }
+}
