@@ -23,8 +23,15 @@ struct VideoPixelLimitTests {
                 run.stderrLines == [
                     "facekit: \(large): image too large: frames of 12000x12000 pixels are over the limit of 100000000"
                 ], "\(run.stderr)")
-            let sources = Set(run.stdoutLines.dropFirst().map { String($0.prefix { $0 != "," }) })
-            #expect(sources == [TrackCommandTests.crossing])
+            // The refused video's one row says so (issue 54's `failed` row); the next video's rows follow.
+            let header = try #require(run.stdoutLines.first).split(separator: ",").map(String.init)
+            let statusAt = try #require(header.firstIndex(of: "status"))
+            let rows = run.stdoutLines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            let refused = rows.filter { $0[0] == large }
+            #expect(refused.map { String($0[statusAt]) } == ["failed"])
+            #expect(refused.first?.last.map(String.init)?.hasPrefix("image too large") == true, "\(refused)")
+            let tracked = rows.filter { $0[0] == TrackCommandTests.crossing }
+            #expect(!tracked.isEmpty && tracked.count == rows.count - 1)
         }
     }
 
