@@ -231,8 +231,13 @@ struct AnalyzeEndToEndTests {
             let run = TestSupport.analyze(["--max-pixels", "1000000", path, TestSupport.astronaut])
             #expect(run.status == 1)
             #expect(run.stderrLines == ["facekit: \(path): image too large: 3072x1536 pixels is over the limit of 1000000"])
-            let sources = Set(run.stdoutLines.dropFirst().map { String($0.prefix { $0 != "," }) })
-            #expect(sources == [TestSupport.astronaut], "the other photo analysed")
+            // The refused photo's one row says so (a failed row); the other photo is analysed.
+            let header = try #require(run.stdoutLines.first).split(separator: ",").map(String.init)
+            let statusAt = try #require(header.firstIndex(of: "status"))
+            let rows = run.stdoutLines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            #expect(rows.filter { $0[0] == path }.map { String($0[statusAt]) } == ["failed"])
+            #expect(rows.filter { $0[0] == TestSupport.astronaut }.map { String($0[statusAt]) } == ["detected"])
+            #expect(rows.count == 2)
         }
     }
 
