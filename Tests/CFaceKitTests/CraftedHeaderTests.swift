@@ -73,11 +73,10 @@ struct CraftedHeaderTests {
         #expect(Self.pixels(image) == Self.pixels(plain))
     }
 
-    /// OpenCV 4.6 reads this file's pixels exactly as the Windows BMP's with `cv::imread`'s
-    /// default flags, but in grey with the IMREAD_ANYCOLOR FaceKit decodes with (its OS/2 branch
-    /// never marks 24-bit as colour): FaceKit's picture of it is then grey, and only its size is
-    /// asserted here.
-    @Test("an OS/2 BMP is measured at its size, 512x512, not refused as 33554944x1572865, and read")
+    /// OpenCV's OS/2 branch never marks 24-bit as colour, so FaceKit reads OS/2 bitmaps with
+    /// IMREAD_COLOR (not ANYCOLOR, which gave grey): the picture is the Windows BMP's, pixel for
+    /// pixel.
+    @Test("an OS/2 BMP is measured at its size, 512x512, not refused as 33554944x1572865, and read as the Windows BMP")
     func os2Bitmap() throws {
         let windows = try Data(contentsOf: URL(fileURLWithPath: TestData.fixture("astronaut.bmp")))
         let crafted = try Self.os2(windows)
@@ -92,5 +91,8 @@ struct CraftedHeaderTests {
         var width: Int32 = 0, height: Int32 = 0
         _ = NativeCall { fk_image_get_size(image, &width, &height, $0) }
         #expect(width == 512 && height == 512)
+        let (_, plain) = Self.decode(windows, maxPixels: 1_000_000)
+        defer { fk_image_free(plain) }
+        #expect(Self.pixels(image) == Self.pixels(plain), "the OS/2 bitmap read in colour, as the Windows one")
     }
 }

@@ -63,6 +63,10 @@ std::optional<std::pair<int64_t, int64_t>> header_size(const Bytes &b) {
     return std::nullopt;
 }
 
+/// An OS/2 1.x bitmap (BITMAPCOREHEADER, 12 bytes): OpenCV's BMP reader never marks its 24-bit
+/// pictures as colour, so IMREAD_ANYCOLOR would read them grey.
+bool is_os2_bitmap(const Bytes &b) { return b.size() >= 26 && b[0] == 'B' && b[1] == 'M' && le32(&b[14]) == 12; }
+
 /// A JPEG's last scan (SOS, FFDA) must be followed by its end-of-image marker (FFD9). Inside
 /// entropy-coded data every FF byte is stuffed, so neither marker can appear by accident.
 bool jpeg_is_truncated(const Bytes &b) {
@@ -222,11 +226,12 @@ std::unique_ptr<fk_image> decode(const Bytes &bytes, int64_t max_pixels, int32_t
     }
     if (fk::is_png(bytes)) return std::make_unique<fk_image>(fk_image{fk::decode_png(bytes)});
     // IMREAD_ANYDEPTH keeps 16-bit samples for our own scaling; IMREAD_ANYCOLOR keeps grey and
-    // alpha for explicit conversion. EXIF orientation is applied where OpenCV reads it.
+    // alpha for explicit conversion (an OS/2 bitmap, which has neither, is read in colour). EXIF
+    // orientation is applied where OpenCV reads it.
     cv::Mat decoded;
     try {
         fk::QuietStandardError quiet;
-        decoded = fk::imdecode(bytes, cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR);
+        decoded = fk::imdecode(bytes, is_os2_bitmap(bytes) ? cv::IMREAD_COLOR : cv::IMREAD_ANYDEPTH | cv::IMREAD_ANYCOLOR);
     } catch (const cv::Exception &e) {
         throw fk::failure(FK_NOT_AN_IMAGE, std::string("decoder failed: ") + e.err);
     }
