@@ -84,13 +84,18 @@ struct AnyOrientationTests {
         #expect(faces.count == photo.faces.count)
     }
 
+    /// obama.jpg cut as `CoverageSets.closeUp` cuts it (`larger`: 0.7 of the face's box around its
+    /// centre; `eyes-nose`: cut below the nose), around face_recognition's box for the face.
+    static func obamaCloseUp(_ cut: String) throws -> PhotoVariant {
+        let file = TestData.shared("photos/face_recognition/obama.jpg")
+        let box = CGRect(x: 349, y: 142, width: 269, height: 268)
+        return try PhotoVariant(image: FaceImage(contentsOfFile: file), faces: [PhotoVariant.Face(box: box)])
+            .cropped(to: CoverageSets.closeUp(cut, of: box))
+    }
+
     @Test("a close-up whose face is larger than the picture is found; what lies outside it is absent", .needsSharedData)
     func closeUp() throws {
-        let file = TestData.shared("photos/face_recognition/obama.jpg")
-        // face_recognition's box for the face, and a crop of 0.7 of it around its centre.
-        let box = CGRect(x: 349, y: 142, width: 269, height: 268)
-        let photo = try PhotoVariant(image: FaceImage(contentsOfFile: file), faces: [PhotoVariant.Face(box: box)])
-            .cropped(to: CoverageSets.closeUp("larger", of: box))
+        let photo = try Self.obamaCloseUp("larger")
         let faces = try Self.detector().process(photo.image)
         try #require(faces.count == 1, "faces: \(faces.count)")
         let face = faces[0]
@@ -104,10 +109,7 @@ struct AnyOrientationTests {
 
     @Test("a close-up cut below the nose keeps its eyes and says the mouth is outside the picture", .needsSharedData)
     func eyesAndNoseOnly() throws {
-        let file = TestData.shared("photos/face_recognition/obama.jpg")
-        let box = CGRect(x: 349, y: 142, width: 269, height: 268)
-        let photo = try PhotoVariant(image: FaceImage(contentsOfFile: file), faces: [PhotoVariant.Face(box: box)])
-            .cropped(to: CoverageSets.closeUp("eyes-nose", of: box))
+        let photo = try Self.obamaCloseUp("eyes-nose")
         let faces = try Self.detector().process(photo.image)
         try #require(faces.count == 1, "faces: \(faces.count)")
         #expect(faces[0].leftEyeOpenProbability != nil && faces[0].rightEyeOpenProbability != nil)
