@@ -8,8 +8,9 @@ import Synchronization
     import Darwin
 #endif
 
-/// Removes files when the process is stopped by SIGINT (Ctrl-C) or SIGTERM, then lets the signal
-/// end the process as it would have, so the exit status still names it (130 for Ctrl-C in a shell).
+/// Removes files when the process is stopped by SIGINT (Ctrl-C), SIGTERM or SIGHUP (the terminal or
+/// SSH session going away), then lets the signal end the process as it would have, so the exit
+/// status still names it (130 for Ctrl-C in a shell).
 ///
 /// ``TemporaryFile`` creates every hidden temporary file through ``create(_:opening:)`` and forgets it
 /// once it is renamed into place or removed, so that an interrupted `annotate` (or `track
@@ -42,7 +43,7 @@ enum InterruptCleanup {
     private static let state = Mutex(State())
 
     /// The signals handled.
-    static let signals: [Int32] = [SIGINT, SIGTERM]
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// The pipe the handler writes to: (read end, write end).
     private static let signalPipe: (read: Int32, write: Int32) = {
@@ -67,7 +68,7 @@ enum InterruptCleanup {
         }
     }
 
-    /// Runs `body`; while it runs, the first SIGINT or SIGTERM calls `stop` (on another thread)
+    /// Runs `body`; while it runs, the first SIGINT, SIGTERM or SIGHUP calls `stop` (on another thread)
     /// instead of ending the process, so that a live source can end as if the stream had: rows
     /// complete, summary written, exit 0. A second signal ends the process as usual.
     static func stopping<T>(with stop: @escaping @Sendable () -> Void, during body: () throws -> T) rethrows -> T {
