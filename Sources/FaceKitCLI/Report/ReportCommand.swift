@@ -76,6 +76,15 @@ struct ReportCommand: ParsableCommand {
     func validate() throws(CommandError) {
         guard let output, !output.isEmpty else { throw CommandError("The value '' is invalid for '--output <folder>'") }
         guard !inputs.isEmpty else { throw CommandError("Missing expected argument '<input> ...'") }
+        for input in inputs {
+            if let problem = OutputOverlap.folderProblem(
+                input: input, outputFolder: output,
+                reason: "report skips the photos and videos in its output folder (an earlier report's pictures), "
+                    + "so none would be analysed; choose another --output folder")
+            {
+                throw CommandError(problem)
+            }
+        }
         guard facesPerPerson >= 1 else {
             throw CommandError("The value '\(facesPerPerson)' is invalid for '--faces-per-person <n>': it must be at least 1")
         }
