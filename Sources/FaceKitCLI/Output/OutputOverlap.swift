@@ -22,15 +22,19 @@ import Foundation
 /// OutputOverlap.folderProblem(input: "photos", outputFolder: "photos/", reason: "...")   // "The input 'photos' is ..."
 /// ```
 enum OutputOverlap {
-    /// A file's device and inode, which tell whether two paths name the same file.
+    /// A regular file's device and inode, which tell whether two paths name the same file.
     struct FileIdentity: Hashable {
         var device: UInt64
         var inode: UInt64
 
-        /// `nil` when nothing is at `path` (a symbolic link is followed).
+        /// `nil` when nothing is at `path` (a symbolic link is followed) or it is not a regular
+        /// file: a device or a pipe is written in place, never replaced, and `/dev/stdin` and
+        /// `/dev/stdout` are one terminal in an interactive shell.
         init?(_ path: String) {
             var info = stat()
-            guard FilePathEncoding.withFileSystemRepresentation(path, { stat($0, &info) }) == 0 else { return nil }
+            guard FilePathEncoding.withFileSystemRepresentation(path, { stat($0, &info) }) == 0,
+                (info.st_mode & S_IFMT) == S_IFREG
+            else { return nil }
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
         }
@@ -50,10 +54,13 @@ enum OutputOverlap {
             }
         }
 
-        /// The input `output` would replace: the same file reached by any path (links followed,
-        /// hard links too), or, for a file that is not there yet, the same path once made absolute.
+        /// The input `output` would replace: the same regular file reached by any path (links
+        /// followed, hard links too), or, for a file that is not there yet, the same path once made
+        /// absolute. A device or a named pipe (`/dev/null` for both `--output` and `--summary`) is
+        /// written in place, never replaced: `nil`.
         func input(namedBy output: String) -> String? {
-            if let identity = FileIdentity(output), let owner = byIdentity[identity] { return owner }
+            if let identity = FileIdentity(output) { return byIdentity[identity] }
+            if FileManager.default.fileExists(atPath: output) { return nil }
             return byPath[OutputOverlap.absolute(output)]
         }
     }
