@@ -109,8 +109,10 @@ struct ReportCommand: ParsableCommand {
                 others.append(input)
                 continue
             }
+            let skipped = ReportTable.SkippedRows()
+            defer { Self.reportSkipped(skipped.messages, of: input, stderr: context.stderr, into: &failures) }
             do throws(ReportTable.Unreadable) {
-                switch try ReportTable.read(input) {
+                switch try ReportTable.read(input, skipped: skipped) {
                 case .faces(let rows):
                     if rows.contains(where: { $0.personID != nil }) {
                         groupFaces += rows
@@ -157,6 +159,27 @@ struct ReportCommand: ParsableCommand {
         for failure in pictureFailures { context.stderr.writeDiagnostic(failure.reason) }
         context.stdout.write(MessageText.escaped(folder.hasSuffix("/") ? folder + "index.html" : folder + "/index.html") + "\n")
         return failures.isEmpty && pictureFailures.isEmpty ? .success : .failure
+    }
+
+    /// The most rows left out of one table that are named on standard error, one a line; the
+    /// rest are counted.
+    static let shownSkippedRows = 20
+
+    /// Says which rows of the table `input` were left out for a value out of range (at most
+    /// ``shownSkippedRows`` lines, then how many more), and lists the table on the overview.
+    static func reportSkipped(
+        _ messages: [String], of input: String, stderr: any TextOutput, into failures: inout [ReportCollection.Failure]
+    ) {
+        guard let first = messages.first else { return }
+        for message in messages.prefix(shownSkippedRows) { stderr.writeDiagnostic(message + "; the row is left out") }
+        if messages.count > shownSkippedRows {
+            stderr.writeDiagnostic("\(input): \(messages.count - shownSkippedRows) more rows left out for values out of range")
+        }
+        let count = messages.count == 1 ? "1 row" : "\(messages.count) rows"
+        failures.append(
+            .init(
+                source: input,
+                reason: "\(count) left out for values out of range, the first: " + ReportAnalysis.reason(first, of: input)))
     }
 
     /// A source as the tables name it, found from the current folder or else from a table's folder.
