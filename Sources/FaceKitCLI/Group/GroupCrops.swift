@@ -25,10 +25,16 @@ struct GroupCrops {
     /// be read again (its crops are missing).
     func write(faces: [GroupedFace], into folder: GroupOutputFolder, maxPixels: Int) throws -> [String] {
         let crops = try folder.makeFolder(Self.folderName)
-        var bySource: [String: [Int]] = [:]
-        var order: [String] = []
+        // By source and kind: JSON Lines may give one file's faces with a frame on one line and
+        // without on another, which are a video's frames and a photo's face respectively.
+        struct Source: Hashable {
+            var path: String
+            var isVideo: Bool
+        }
+        var bySource: [Source: [Int]] = [:]
+        var order: [Source] = []
         for index in names.keys.sorted() {
-            let source = faces[index].record.source
+            let source = Source(path: faces[index].record.source, isVideo: faces[index].isVideo)
             if bySource[source] == nil { order.append(source) }
             bySource[source, default: []].append(index)
         }
@@ -36,10 +42,10 @@ struct GroupCrops {
         for source in order {
             let indices = bySource[source]!
             do {
-                if faces[indices[0]].isVideo {
-                    try cropVideo(source, indices, faces: faces, into: crops)
+                if source.isVideo {
+                    try cropVideo(source.path, indices, faces: faces, into: crops)
                 } else {
-                    let image = try FaceImage(contentsOfFile: source, maxPixels: maxPixels)
+                    let image = try FaceImage(contentsOfFile: source.path, maxPixels: maxPixels)
                     for index in indices { try save(image, faces[index].record.face, index, into: crops) }
                 }
             } catch let error as FaceKitError {
@@ -51,9 +57,11 @@ struct GroupCrops {
 
     private func cropVideo(_ path: String, _ indices: [Int], faces: [GroupedFace], into crops: String) throws {
         var byFrame: [Int: [Int]] = [:]
-        for index in indices { byFrame[faces[index].record.frame!, default: []].append(index) }
+        for index in indices {
+            if let frame = faces[index].record.frame { byFrame[frame, default: []].append(index) }
+        }
+        guard let last = byFrame.keys.max() else { return }
         let video = try VideoReader(contentsOfFile: path)
-        let last = byFrame.keys.max()!
         while video.lastIndex < last {
             guard let frame = try video.next(decode: byFrame[video.lastIndex + 1] != nil) else { break }
             guard let wanted = byFrame[frame.index], let image = frame.image else { continue }
