@@ -114,7 +114,7 @@ struct GroupCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         let output = self.output!
         let folder = try GroupOutputFolder(path: output)
-        let expanded = GroupInput.expand(inputs)
+        let expanded = GroupInput.expand(inputs, skipping: folder.file(GroupCrops.folderName))
         let analysis = GroupAnalysis(
             command: self, stderr: context.stderr, inputs: expanded.count,
             showsProgress: !quiet && context.stderr.isTerminal)
@@ -141,6 +141,8 @@ struct GroupCommand: ParsableCommand {
         let summaries = PersonSummary.summaries(of: faces, people: personOfFace, count: joined.count)
 
         let columns = FaceRecordColumns(landmarks: detection.landmarks, people: known != nil)
+        // An earlier run's crops belong to its tables: gone before these take their place.
+        GroupCrops.removeEarlier(from: folder)
         try folder.write(GroupOutputFolder.facesFile) { sink in
             sink.write(CSVFaceWriter.line(CSVFaceWriter.header(columns: columns) + ["person_id", "first_frame", "last_frame"]))
             for (index, face) in faces.enumerated() {

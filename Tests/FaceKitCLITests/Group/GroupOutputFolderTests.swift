@@ -44,4 +44,60 @@ struct GroupOutputFolderTests {
             #expect(Self.names(folder + "/out/crops").contains("face-1.jpg"), "the photo's line has its crop")
         }
     }
+
+    @Test("A folder of group's crops inside an input folder is not walked for photos")
+    func cropsNotInputs() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            try TestSupport.makeFile(folder, "photos/a.png", contents: TestSupport.astronautData())
+            try TestSupport.makeFile(folder, "photos/people/crops/person-0.jpg", contents: TestSupport.astronautData())
+            try TestSupport.makeFile(folder, "photos/people/b.png", contents: TestSupport.astronautData())
+            let inputs = GroupInput.expand([folder + "/photos"], skipping: folder + "/photos/people/crops")
+            #expect(inputs.map { if case .photo(let entry) = $0 { entry.path } else { "" } } == [
+                folder + "/photos/a.png", folder + "/photos/people/b.png",
+            ])
+            // Named on the command line, a crop is an input like any photo.
+            let named = GroupInput.expand([folder + "/photos/people/crops/person-0.jpg"], skipping: folder + "/photos/people/crops")
+            #expect(named.count == 1)
+        }
+    }
+
+    @Test("group --crops --output inside the folder it groups finds the same faces on every rerun", .needsModels)
+    func outputInsideInput() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            try TestSupport.makeFile(folder, "photos/a.png", contents: TestSupport.astronautData())
+            try TestSupport.makeFile(folder, "photos/b.png", contents: TestSupport.astronautData())
+            for _ in 0..<3 {
+                let run = TestSupport.run([
+                    "group", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--crops", "--output",
+                    folder + "/photos/people", folder + "/photos",
+                ])
+                #expect(run.status == 0, "\(run.stderr)")
+                #expect(try Self.rows(folder + "/photos/people/faces.csv") == 2, "the two photos' faces, not the crops'")
+            }
+        }
+    }
+
+    @Test("A rerun into a reused folder leaves only its own crops; the user's files there stay")
+    func staleCrops() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photo = try TestSupport.makeFile(folder, "a.png", contents: TestSupport.astronautData())
+            let three = folder + "/three.jsonl", one = folder + "/one.jsonl"
+            try (0..<3).map { Self.line(source: photo, person: $0) }.joined().write(toFile: three, atomically: true, encoding: .utf8)
+            try Self.line(source: photo).write(toFile: one, atomically: true, encoding: .utf8)
+            let out = folder + "/out", crops = folder + "/out/crops"
+            #expect(TestSupport.run(["group", "--all-crops", "--output", out, three]).status == 0)
+            #expect(Self.names(crops) == ["face-0.jpg", "face-1.jpg", "face-2.jpg", "person-0.jpg", "person-1.jpg", "person-2.jpg"])
+            try TestSupport.makeFile(crops, "notes.txt", contents: Data("mine".utf8))
+            try TestSupport.makeFile(crops, "person-best.jpg", contents: TestSupport.astronautData())
+            let mine = ["notes.txt", "person-best.jpg"]
+            #expect(TestSupport.run(["group", "--crops", "--output", out, one]).status == 0)
+            #expect(Self.names(crops) == ["notes.txt", "person-0.jpg", "person-best.jpg"])
+            #expect(TestSupport.run(["group", "--output", out, one]).status == 0)
+            #expect(Self.names(crops) == mine, "without --crops, no crop of an earlier run is left")
+            for name in mine { try FileManager.default.removeItem(atPath: crops + "/" + name) }
+            #expect(TestSupport.run(["group", "--output", out, one]).status == 0)
+            #expect(!FileManager.default.fileExists(atPath: crops), "an emptied crops/ is removed")
+            #expect(Self.names(out) == ["faces.csv", "people.csv"])
+        }
+    }
 }
