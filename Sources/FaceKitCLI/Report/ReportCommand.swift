@@ -96,6 +96,8 @@ struct ReportCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         let folder = output!
+        // Checked first: a folder the report may not replace is refused before any work.
+        let reportFolder = try ReportFolder(target: folder)
         var faces: [ReportFace] = []
         var groupFaces: [ReportFace] = []
         var summaries: [ReportTable.TrackSummaryRow] = []
@@ -152,10 +154,19 @@ struct ReportCommand: ParsableCommand {
         collection.tables = tables
         collection.knowsFacelessPhotos = tables.isEmpty && !others.isEmpty
         collection.options = options(analysed: !others.isEmpty)
+        // Built whole in a hidden folder beside the target, then put in its place (``ReportFolder``).
+        let building = try reportFolder.begin()
         let site = ReportSite(
-            collection: collection, folder: folder, sheetIntervalSeconds: sheetEvery, jobs: workers.jobs,
+            collection: collection, folder: building, sheetIntervalSeconds: sheetEvery, jobs: workers.jobs,
             locate: { Self.locate($0, tableFolders: tableFolders) })
-        let pictureFailures = try site.write()
+        let pictureFailures: [ReportCollection.Failure]
+        do {
+            pictureFailures = try site.write()
+            try reportFolder.commit()
+        } catch {
+            reportFolder.abandon()
+            throw error
+        }
         for failure in pictureFailures { context.stderr.writeDiagnostic(failure.reason) }
         context.stdout.write(MessageText.escaped(folder.hasSuffix("/") ? folder + "index.html" : folder + "/index.html") + "\n")
         return failures.isEmpty && pictureFailures.isEmpty ? .success : .failure
