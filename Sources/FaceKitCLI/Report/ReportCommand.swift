@@ -98,6 +98,9 @@ struct ReportCommand: ParsableCommand {
         let folder = output!
         // Checked first: a folder the report may not replace is refused before any work.
         let reportFolder = try ReportFolder(target: folder)
+        // Ctrl-C says what it leaves (``InterruptCleanup``, as analyze and track say it).
+        InterruptCleanup.announce(Self.interruptedLine(.analysing, output: folder))
+        defer { InterruptCleanup.withdraw() }
         var faces: [ReportFace] = []
         var groupFaces: [ReportFace] = []
         var summaries: [ReportTable.TrackSummaryRow] = []
@@ -156,12 +159,14 @@ struct ReportCommand: ParsableCommand {
         collection.options = options(analysed: !others.isEmpty)
         // Built whole in a hidden folder beside the target, then put in its place (``ReportFolder``).
         let building = try reportFolder.begin()
+        InterruptCleanup.announce(Self.interruptedLine(.building(building), output: folder))
         let site = ReportSite(
             collection: collection, folder: building, sheetIntervalSeconds: sheetEvery, jobs: workers.jobs,
             locate: { Self.locate($0, tableFolders: tableFolders) })
         let pictureFailures: [ReportCollection.Failure]
         do {
             pictureFailures = try site.write()
+            InterruptCleanup.announce(Self.interruptedLine(.replacing, output: folder))
             try reportFolder.commit()
         } catch {
             reportFolder.abandon()
@@ -170,6 +175,31 @@ struct ReportCommand: ParsableCommand {
         for failure in pictureFailures { context.stderr.writeDiagnostic(failure.reason) }
         context.stdout.write(MessageText.escaped(folder.hasSuffix("/") ? folder + "index.html" : folder + "/index.html") + "\n")
         return failures.isEmpty && pictureFailures.isEmpty ? .success : .failure
+    }
+
+    /// How far a run has gone, for what an interruption leaves.
+    enum Stage {
+        case analysing
+        /// The new site is being written into this hidden folder.
+        case building(String)
+        case replacing
+    }
+
+    /// The line Ctrl-C (or SIGTERM) ends a run with at `stage`: what the output folder holds then.
+    /// A rerun starts over: report keeps nothing of an interrupted run (docs/cli.md, "Interrupted").
+    static func interruptedLine(_ stage: Stage, output: String) -> String {
+        let shown = MessageText.escaped(output)
+        switch stage {
+        case .analysing:
+            return "facekit: interrupted; report wrote nothing: \(shown) is as it was (an earlier report there is "
+                + "untouched); a rerun starts over"
+        case .building(let building):
+            return "facekit: interrupted; \(shown) is as it was (an earlier report there is untouched); the unfinished "
+                + "new report in \(MessageText.escaped(building)) is removed by the next report into \(shown); a rerun starts over"
+        case .replacing:
+            return "facekit: interrupted while putting the new report in place: \(shown) holds either the earlier report "
+                + "or the new one, whole; a rerun starts over"
+        }
     }
 
     /// The most rows left out of one table that are named on standard error, one a line; the

@@ -100,4 +100,69 @@ struct GroupOutputFolderTests {
             #expect(Self.names(out) == ["faces.csv", "people.csv"])
         }
     }
+
+    /// Starts the built executable with `arguments`, waits until `ready` holds (at most a minute),
+    /// sends SIGINT, and returns its standard error and whether it was still running when signalled.
+    static func interrupted(_ arguments: [String], when ready: () -> Bool) throws -> (stderr: String, status: Int32, running: Bool) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(TestSupport.executable))
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try TestSupport.runWithSignalsUnblocked(process)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !ready(), process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+        // The announcement is made just after the folder: a moment for it.
+        usleep(200_000)
+        let running = process.isRunning
+        kill(process.processIdentifier, SIGINT)
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (text, process.terminationStatus, running)
+    }
+
+    @Test(
+        "Ctrl-C while photos are analysed says nothing was written and a rerun starts over", .needsModels,
+        .enabled(if: TestSupport.executable != nil, "the facekit executable was not found next to the test bundle"))
+    func interruptedReading() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            try TestSupport.makeFile(folder, "photos/a.png", contents: TestSupport.astronautData())
+            for index in 0..<200 { try FileManager.default.linkItem(atPath: folder + "/photos/a.png", toPath: folder + "/photos/\(index).png") }
+            let out = folder + "/out"
+            let run = try Self.interrupted(
+                ["group", "--model-dir", try #require(TestSupport.modelDirectory), "--jobs", "1", "--output", out, folder + "/photos"]
+            ) { FileManager.default.fileExists(atPath: out) }
+            try #require(run.running, "still analysing when signalled: \(run.stderr)")
+            #expect(run.status == SIGINT)
+            #expect(run.stderr.contains("facekit: interrupted; group wrote nothing: \(out) holds what an earlier run left"), "\(run.stderr)")
+            #expect(run.stderr.contains("a rerun starts over"))
+            #expect(Self.names(out) == [], "nothing written, no temporary file left")
+        }
+    }
+
+    @Test(
+        "Ctrl-C while crops are written says the tables are complete and the crops are not",
+        .enabled(if: TestSupport.executable != nil, "the facekit executable was not found next to the test bundle"))
+    func interruptedCropping() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photo = try TestSupport.makeFile(folder, "photos/a.png", contents: TestSupport.astronautData())
+            var lines = ""
+            for index in 0..<3000 {
+                let copy = folder + "/photos/\(index).png"
+                try FileManager.default.linkItem(atPath: photo, toPath: copy)
+                lines += Self.line(source: copy)
+            }
+            try lines.write(toFile: folder + "/faces.jsonl", atomically: true, encoding: .utf8)
+            let out = folder + "/out"
+            let run = try Self.interrupted(["group", "--all-crops", "--output", out, folder + "/faces.jsonl"]) {
+                Self.names(out + "/crops").count > 1
+            }
+            try #require(run.running, "still cropping when signalled: \(run.stderr)")
+            #expect(run.status == SIGINT)
+            #expect(run.stderr.contains("facekit: interrupted; faces.csv and people.csv in \(out) are complete, but crops/ lacks"), "\(run.stderr)")
+            #expect(try Self.rows(out + "/faces.csv") == 3000)
+            #expect(Self.names(out + "/crops").allSatisfy { !$0.hasPrefix(".") }, "no temporary picture left")
+        }
+    }
 }

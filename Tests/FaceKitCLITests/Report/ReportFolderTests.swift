@@ -75,7 +75,7 @@ struct ReportFolderTests {
             let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT)
-            _ = stderr
+            #expect(stderr.contains("facekit: interrupted; \(site) is as it was (an earlier report there is untouched)"), "\(stderr)")
             #expect(try Self.snapshot(site) == before, "every page and picture of the earlier report as it was")
             #expect(Self.hiddenFolders(in: folder).count == 1, "the unfinished report, under its hidden name")
 
