@@ -256,18 +256,23 @@ final class ReportFolder {
         defer { close(folder) }
         for entry in entries(of: folder).sorted(by: { $0.name < $1.name }) {
             if entry.isFile && (pageNames.contains(entry.name) || isHiddenNumbered(entry.name)) { continue }
-            guard entry.isFolder, let fits = folderNames[entry.name] else { return MessageText.escaped(entry.name) }
+            guard entry.isFolder, let fits = folderNames[entry.name] else { return shown(entry.name, entry) }
             let inner = FilePathEncoding.withFileSystemRepresentation(entry.name) {
                 openat(folder, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             }
-            guard inner >= 0 else { return MessageText.escaped(entry.name) }
+            guard inner >= 0 else { return shown(entry.name, entry) }
             defer { close(inner) }
             for file in entries(of: inner).sorted(by: { $0.name < $1.name })
             where !(file.isFile && (fits(file.name) || isHiddenNumbered(file.name))) {
-                return MessageText.escaped(entry.name + "/" + file.name)
+                return shown(entry.name + "/" + file.name, file)
             }
         }
         return nil
+    }
+
+    /// An entry named in a refusal, with what it is when that is why: `images (a symbolic link)`.
+    private static func shown(_ name: String, _ entry: Entry) -> String {
+        MessageText.escaped(name) + ((entry.mode & S_IFMT) == S_IFLNK ? " (a symbolic link)" : "")
     }
 
     /// Removes the report in the folder `name` (in `descriptor`): its pages, pictures, FaceKit's
