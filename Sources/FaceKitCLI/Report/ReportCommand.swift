@@ -38,7 +38,10 @@ struct ReportCommand: ParsableCommand {
 
     static var arguments: [ArgumentDefinition<ReportCommand>] {
         [
-            .option("output", \.output, valueName: "folder", help: "Write the site into this folder.").required(),
+            .option(
+                "output", \.output, valueName: "folder",
+                help: "Write the site into this folder: a new or empty one, or an earlier report's, replaced whole."
+            ).required(),
             .option(
                 "faces-per-person", \.facesPerPerson, valueName: "n",
                 help: "Show at most this many faces on a person's page, best shots first."),
