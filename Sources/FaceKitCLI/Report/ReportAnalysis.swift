@@ -13,7 +13,8 @@ struct ReportAnalysis {
     var video: VideoFlags
     var frames: FrameSelectionFlags
     var workers: WorkerFlags
-    /// The report's folder, whose pictures (an earlier report's) are not analysed as photos.
+    /// The report's folder, whose pictures (an earlier report's) are not analysed as photos, nor
+    /// those of the hidden folder a report into it is built in (``ReportFolder``).
     var outputFolder: String
 
     struct Result {
@@ -34,7 +35,9 @@ struct ReportAnalysis {
         {
             if let failure = entry.failureDescription {
                 result.failures.append(.init(source: entry.path, reason: Self.reason(failure, of: entry.path)))
-            } else if AnnotationTarget.resolvingLinks(entry.path).hasPrefix(outputPrefix) {
+            } else if case let resolved = AnnotationTarget.resolvingLinks(entry.path),
+                resolved.hasPrefix(outputPrefix) || ReportFolder.isInsideBuildingFolder(resolved, target: outputFolder)
+            {
                 continue
             } else if ImageFileWalker.hasExtension(entry.path, in: ImageFileWalker.videoExtensions) {
                 videos.append(entry.path)
