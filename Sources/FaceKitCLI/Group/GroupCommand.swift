@@ -114,7 +114,10 @@ struct GroupCommand: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitStatus {
         let output = self.output!
         let folder = try GroupOutputFolder(path: output)
-        let expanded = GroupInput.expand(inputs)
+        // Ctrl-C says what it leaves (``InterruptCleanup``, as analyze and track say it).
+        InterruptCleanup.announce(Self.interruptedLine(.reading, output: output))
+        defer { InterruptCleanup.withdraw() }
+        let expanded = GroupInput.expand(inputs, skipping: folder.file(GroupCrops.folderName))
         let analysis = GroupAnalysis(
             command: self, stderr: context.stderr, inputs: expanded.count,
             showsProgress: !quiet && context.stderr.isTerminal)
@@ -141,6 +144,9 @@ struct GroupCommand: ParsableCommand {
         let summaries = PersonSummary.summaries(of: faces, people: personOfFace, count: joined.count)
 
         let columns = FaceRecordColumns(landmarks: detection.landmarks, people: known != nil)
+        InterruptCleanup.announce(Self.interruptedLine(.writingTables, output: output))
+        // An earlier run's crops belong to its tables: gone before these take their place.
+        GroupCrops.removeEarlier(from: folder)
         try folder.write(GroupOutputFolder.facesFile) { sink in
             sink.write(CSVFaceWriter.line(CSVFaceWriter.header(columns: columns) + ["person_id", "first_frame", "last_frame"]))
             for (index, face) in faces.enumerated() {
@@ -157,6 +163,7 @@ struct GroupCommand: ParsableCommand {
         }
         var failures = analysis.failures
         if crops || allCrops {
+            InterruptCleanup.announce(Self.interruptedLine(.writingCrops, output: output))
             let cropping = GroupCrops(summaries: summaries, faceCount: faces.count, all: allCrops)
             for message in try cropping.write(faces: faces, into: folder, maxPixels: workers.maxPixels) {
                 context.stderr.writeDiagnostic(message)
@@ -171,5 +178,27 @@ struct GroupCommand: ParsableCommand {
                     + (failures > 0 ? ", \(failures) inputs failed" : "") + "\n")
         }
         return failures > 0 ? .failure : .success
+    }
+
+    /// How far a run has gone, for what an interruption leaves.
+    enum Stage {
+        case reading, writingTables, writingCrops
+    }
+
+    /// The line Ctrl-C (or SIGTERM, SIGHUP) ends a run with at `stage`: what the output folder holds then.
+    /// A rerun starts over: group keeps nothing of an interrupted run (docs/cli.md, "Interrupted").
+    static func interruptedLine(_ stage: Stage, output: String) -> String {
+        let shown = MessageText.escaped(output)
+        switch stage {
+        case .reading:
+            return "facekit: interrupted; group wrote nothing: \(shown) holds what an earlier run left there, if anything "
+                + "(faces.csv and people.csv are written only once every input is grouped); a rerun starts over"
+        case .writingTables:
+            return "facekit: interrupted while writing \(shown): faces.csv and people.csv are each whole, this run's or an "
+                + "earlier one's, and an earlier run's crops are removed; a rerun starts over"
+        case .writingCrops:
+            return "facekit: interrupted; faces.csv and people.csv in \(shown) are complete, but crops/ lacks some of their "
+                + "pictures; a rerun writes them all, starting over"
+        }
     }
 }

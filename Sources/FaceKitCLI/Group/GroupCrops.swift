@@ -2,6 +2,12 @@ import FaceKit
 import FaceKitArguments
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The face pictures of `facekit group`: with `--crops`, `crops/person-<id>.jpg`, each person's
 /// best shot; with `--all-crops`, also `crops/face-<n>.jpg` for the face of row n (0-based) of
 /// faces.csv. Each is an upright square (``FaceImage/faceChip(of:size:padding:)``), cut from the
@@ -25,10 +31,16 @@ struct GroupCrops {
     /// be read again (its crops are missing).
     func write(faces: [GroupedFace], into folder: GroupOutputFolder, maxPixels: Int) throws -> [String] {
         let crops = try folder.makeFolder(Self.folderName)
-        var bySource: [String: [Int]] = [:]
-        var order: [String] = []
+        // By source and kind: JSON Lines may give one file's faces with a frame on one line and
+        // without on another, which are a video's frames and a photo's face respectively.
+        struct Source: Hashable {
+            var path: String
+            var isVideo: Bool
+        }
+        var bySource: [Source: [Int]] = [:]
+        var order: [Source] = []
         for index in names.keys.sorted() {
-            let source = faces[index].record.source
+            let source = Source(path: faces[index].record.source, isVideo: faces[index].isVideo)
             if bySource[source] == nil { order.append(source) }
             bySource[source, default: []].append(index)
         }
@@ -36,10 +48,10 @@ struct GroupCrops {
         for source in order {
             let indices = bySource[source]!
             do {
-                if faces[indices[0]].isVideo {
-                    try cropVideo(source, indices, faces: faces, into: crops)
+                if source.isVideo {
+                    try cropVideo(source.path, indices, faces: faces, into: crops)
                 } else {
-                    let image = try FaceImage(contentsOfFile: source, maxPixels: maxPixels)
+                    let image = try FaceImage(contentsOfFile: source.path, maxPixels: maxPixels)
                     for index in indices { try save(image, faces[index].record.face, index, into: crops) }
                 }
             } catch let error as FaceKitError {
@@ -51,13 +63,45 @@ struct GroupCrops {
 
     private func cropVideo(_ path: String, _ indices: [Int], faces: [GroupedFace], into crops: String) throws {
         var byFrame: [Int: [Int]] = [:]
-        for index in indices { byFrame[faces[index].record.frame!, default: []].append(index) }
+        for index in indices {
+            if let frame = faces[index].record.frame { byFrame[frame, default: []].append(index) }
+        }
+        guard let last = byFrame.keys.max() else { return }
         let video = try VideoReader(contentsOfFile: path)
-        let last = byFrame.keys.max()!
         while video.lastIndex < last {
             guard let frame = try video.next(decode: byFrame[video.lastIndex + 1] != nil) else { break }
             guard let wanted = byFrame[frame.index], let image = frame.image else { continue }
             for index in wanted { try save(image, faces[index].record.face, index, into: crops) }
+        }
+    }
+
+    /// Whether `name` is one FaceKit gives a crop: `person-<id>.jpg` or `face-<n>.jpg`.
+    static func isCropName(_ name: String) -> Bool {
+        for prefix in ["person-", "face-"] where name.hasPrefix(prefix) && name.hasSuffix(".jpg") {
+            let number = name.dropFirst(prefix.count).dropLast(4)
+            return !number.isEmpty && number.count <= 18 && number.allSatisfy { ("0"..."9").contains($0) }
+        }
+        return false
+    }
+
+    /// Removes the crops an earlier run wrote into `folder`/crops: files named as FaceKit names
+    /// crops (``isCropName(_:)``), which belong to that run's faces.csv and people.csv and would
+    /// show other people beside this run's (`person-5.jpg` someone else). Every other file there
+    /// is the user's and stays; `crops/` itself is removed when that leaves it empty. A `crops`
+    /// that is not a folder (a link, a file) is left alone: writing crops refuses it.
+    static func removeEarlier(from folder: GroupOutputFolder) {
+        let crops = folder.file(folderName)
+        guard let info = (try? OpenFolder(holding: crops)).flatMap({ $0.status(of: folderName) }),
+            (info.st_mode & S_IFMT) == S_IFDIR, let inside = try? OpenFolder(holding: crops + "/" + "person-0.jpg")
+        else { return }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: crops)) ?? []
+        for name in names where isCropName(name) {
+            guard let entry = inside.status(of: name), (entry.st_mode & S_IFMT) == S_IFREG || (entry.st_mode & S_IFMT) == S_IFLNK
+            else { continue }
+            inside.remove(name)
+        }
+        if ((try? FileManager.default.contentsOfDirectory(atPath: crops)) ?? ["?"]).isEmpty {
+            _ = FilePathEncoding.withFileSystemRepresentation(crops) { rmdir($0) }
         }
     }
 

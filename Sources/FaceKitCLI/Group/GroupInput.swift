@@ -24,12 +24,20 @@ enum GroupInput: Equatable {
         return nil
     }
 
-    /// Every photo and video in the walk order of `paths`, with `.jsonl` files as given.
-    static func expand(_ paths: [String]) -> [GroupInput] {
+    /// Every photo and video in the walk order of `paths`, with `.jsonl` files as given. Files a
+    /// folder holds below `skipped` (group's own `crops/`, when the output folder is inside an
+    /// input folder) are left out: they are this command's pictures of an earlier run, not photos.
+    static func expand(_ paths: [String], skipping skipped: String? = nil) -> [GroupInput] {
         let extensions = ImageFileWalker.imageExtensions.union(ImageFileWalker.videoExtensions)
+        let skippedPrefix = skipped.map { AnnotationTarget.resolvingLinks($0) + "/" }
         return paths.flatMap { path -> [GroupInput] in
             if ImageFileWalker.hasExtension(path, in: descriptorLinesExtensions) { return [.descriptorLines(path)] }
-            return ImageFileWalker(paths: [path], extensions: extensions).map { entry in
+            return ImageFileWalker(paths: [path], extensions: extensions).compactMap { entry -> GroupInput? in
+                if let skippedPrefix, entry.path != path, entry.failureDescription == nil,
+                    AnnotationTarget.resolvingLinks(entry.path).hasPrefix(skippedPrefix)
+                {
+                    return nil
+                }
                 if entry.failureDescription == nil, ImageFileWalker.hasExtension(entry.path, in: ImageFileWalker.videoExtensions) {
                     return .video(entry.path)
                 }

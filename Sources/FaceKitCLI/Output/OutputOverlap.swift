@@ -92,15 +92,16 @@ enum OutputOverlap {
     /// Why writing into `outputFolder` would hide `input`, or `nil` when it would not: `input` is
     /// the output folder itself (given twice, as in `--output out out`), or a folder inside it,
     /// whose images `annotate` and `report` skip as copies of an earlier run (`reason` says what
-    /// that means for the command). Paths are compared with every symbolic link resolved.
-    static func folderProblem(input: String, outputFolder: String, reason: String) -> String? {
+    /// that means for the command), or with `filesToo` any file inside it (`report` skips those
+    /// named too; `annotate` copies them). Paths are compared with every symbolic link resolved.
+    static func folderProblem(input: String, outputFolder: String, reason: String, filesToo: Bool = false) -> String? {
         let folder = AnnotationTarget.resolvingLinks(outputFolder)
         let resolved = AnnotationTarget.resolvingLinks(input)
         if resolved == folder {
             return "The input '\(input)' is the '--output <folder>' itself (\(outputFolder)): \(reason)"
         }
         let inside = resolved.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
-        if inside, ImageFileWalker.folderIdentity(input) != nil {
+        if inside, filesToo || ImageFileWalker.folderIdentity(input) != nil {
             return "The input '\(input)' is inside the '--output <folder>' (\(outputFolder)): \(reason)"
         }
         return nil

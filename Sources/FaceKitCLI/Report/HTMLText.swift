@@ -41,14 +41,18 @@ enum HTMLText {
         NumberFormat.decimal(value.isFinite ? value : 0, fractionDigits: digits) ?? "0"
     }
 
-    /// `probability` as a whole percentage, `-` when absent.
+    /// `probability` as a whole percentage, `-` when absent (or not a number); held to 0-100 %,
+    /// the range of a probability (the tables' readers refuse others: this only keeps the
+    /// conversion to a whole number from trapping).
     static func percent(_ probability: Double?) -> String {
-        probability.map { "\(Int(($0 * 100).rounded()))%" } ?? "-"
+        guard let probability, probability.isFinite else { return "-" }
+        return "\(Int((min(1, max(0, probability)) * 100).rounded()))%"
     }
 
-    /// A duration in seconds as `m:ss.s`.
+    /// A duration in seconds as `m:ss.s`; held to 10^12 ms (the tables' readers refuse larger
+    /// times: this only keeps the conversion to whole minutes from trapping).
     static func time(milliseconds: Double) -> String {
-        let seconds = max(0, milliseconds) / 1000
+        let seconds = (milliseconds.isFinite ? min(1e12, max(0, milliseconds)) : 0) / 1000
         let minutes = Int(seconds / 60)
         let rest = seconds - Double(minutes * 60)
         return String(format: "%d:%04.1f", minutes, rest)

@@ -13,8 +13,8 @@ struct ReportAnalysis {
     var video: VideoFlags
     var frames: FrameSelectionFlags
     var workers: WorkerFlags
-    /// The report's folder, whose pictures (an earlier report's) found in a folder given are not
-    /// analysed as photos; a file named on the command line is, wherever it is.
+    /// The report's folder, whose pictures (an earlier report's) are not analysed as photos, nor
+    /// those of the hidden folder a report into it is built in (``ReportFolder``).
     var outputFolder: String
 
     struct Result {
@@ -30,13 +30,14 @@ struct ReportAnalysis {
         var photos: [ImageFileWalker.Entry] = []
         var videos: [String] = []
         let outputPrefix = AnnotationTarget.resolvingLinks(outputFolder) + "/"
-        let named = Set(paths)
         for entry in ImageFileWalker(
             paths: paths, extensions: ImageFileWalker.imageExtensions.union(ImageFileWalker.videoExtensions))
         {
             if let failure = entry.failureDescription {
                 result.failures.append(.init(source: entry.path, reason: Self.reason(failure, of: entry.path)))
-            } else if !named.contains(entry.path), AnnotationTarget.resolvingLinks(entry.path).hasPrefix(outputPrefix) {
+            } else if case let resolved = AnnotationTarget.resolvingLinks(entry.path),
+                resolved.hasPrefix(outputPrefix) || ReportFolder.isInsideBuildingFolder(resolved, target: outputFolder)
+            {
                 continue
             } else if ImageFileWalker.hasExtension(entry.path, in: ImageFileWalker.videoExtensions) {
                 videos.append(entry.path)

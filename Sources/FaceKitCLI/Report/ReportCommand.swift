@@ -38,7 +38,10 @@ struct ReportCommand: ParsableCommand {
 
     static var arguments: [ArgumentDefinition<ReportCommand>] {
         [
-            .option("output", \.output, valueName: "folder", help: "Write the site into this folder.").required(),
+            .option(
+                "output", \.output, valueName: "folder",
+                help: "Write the site into this folder: a new or empty one, or an earlier report's, replaced whole."
+            ).required(),
             .option(
                 "faces-per-person", \.facesPerPerson, valueName: "n",
                 help: "Show at most this many faces on a person's page, best shots first."),
@@ -80,7 +83,8 @@ struct ReportCommand: ParsableCommand {
             if let problem = OutputOverlap.folderProblem(
                 input: input, outputFolder: output,
                 reason: "report skips the photos and videos in its output folder (an earlier report's pictures), "
-                    + "so none would be analysed; choose another --output folder")
+                    + "so none would be analysed; choose another --output folder",
+                filesToo: !ReportTable.isTableFileName(input))
             {
                 throw CommandError(problem)
             }
@@ -105,6 +109,11 @@ struct ReportCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws -> ExitStatus {
         let folder = output!
+        // Checked first: a folder the report may not replace is refused before any work.
+        let reportFolder = try ReportFolder(target: folder)
+        // Ctrl-C says what it leaves (``InterruptCleanup``, as analyze and track say it).
+        InterruptCleanup.announce(Self.interruptedLine(.analysing, output: folder))
+        defer { InterruptCleanup.withdraw() }
         var faces: [ReportFace] = []
         var groupFaces: [ReportFace] = []
         var summaries: [ReportTable.TrackSummaryRow] = []
@@ -118,8 +127,10 @@ struct ReportCommand: ParsableCommand {
                 others.append(input)
                 continue
             }
+            let skipped = ReportTable.SkippedRows()
+            defer { Self.reportSkipped(skipped.messages, of: input, stderr: context.stderr, into: &failures) }
             do throws(ReportTable.Unreadable) {
-                switch try ReportTable.read(input) {
+                switch try ReportTable.read(input, skipped: skipped) {
                 case .faces(let rows):
                     if rows.contains(where: { $0.personID != nil }) {
                         groupFaces += rows
@@ -159,13 +170,70 @@ struct ReportCommand: ParsableCommand {
         collection.tables = tables
         collection.knowsFacelessPhotos = tables.isEmpty && !others.isEmpty
         collection.options = options(analysed: !others.isEmpty)
+        // Built whole in a hidden folder beside the target, then put in its place (``ReportFolder``).
+        let building = try reportFolder.begin()
+        InterruptCleanup.announce(Self.interruptedLine(.building(building), output: folder))
         let site = ReportSite(
-            collection: collection, folder: folder, sheetIntervalSeconds: sheetEvery, jobs: workers.jobs,
+            collection: collection, folder: building, sheetIntervalSeconds: sheetEvery, jobs: workers.jobs,
             locate: { Self.locate($0, tableFolders: tableFolders) })
-        let pictureFailures = try site.write()
+        let pictureFailures: [ReportCollection.Failure]
+        do {
+            pictureFailures = try site.write()
+            InterruptCleanup.announce(Self.interruptedLine(.replacing, output: folder))
+            try reportFolder.commit()
+        } catch {
+            reportFolder.abandon()
+            throw error
+        }
         for failure in pictureFailures { context.stderr.writeDiagnostic(failure.reason) }
         context.stdout.write(MessageText.escaped(folder.hasSuffix("/") ? folder + "index.html" : folder + "/index.html") + "\n")
         return failures.isEmpty && pictureFailures.isEmpty ? .success : .failure
+    }
+
+    /// How far a run has gone, for what an interruption leaves.
+    enum Stage {
+        case analysing
+        /// The new site is being written into this hidden folder.
+        case building(String)
+        case replacing
+    }
+
+    /// The line Ctrl-C (or SIGTERM, SIGHUP) ends a run with at `stage`: what the output folder holds then.
+    /// A rerun starts over: report keeps nothing of an interrupted run (docs/cli.md, "Interrupted").
+    static func interruptedLine(_ stage: Stage, output: String) -> String {
+        let shown = MessageText.escaped(output)
+        switch stage {
+        case .analysing:
+            return "facekit: interrupted; report wrote nothing: \(shown) is as it was (an earlier report there is "
+                + "untouched); a rerun starts over"
+        case .building(let building):
+            return "facekit: interrupted; \(shown) is as it was (an earlier report there is untouched); the unfinished "
+                + "new report in \(MessageText.escaped(building)) is removed by the next report into \(shown); a rerun starts over"
+        case .replacing:
+            return "facekit: interrupted while putting the new report in place: \(shown) holds either the earlier report "
+                + "or the new one, whole; a rerun starts over"
+        }
+    }
+
+    /// The most rows left out of one table that are named on standard error, one a line; the
+    /// rest are counted.
+    static let shownSkippedRows = 20
+
+    /// Says which rows of the table `input` were left out for a value out of range (at most
+    /// ``shownSkippedRows`` lines, then how many more), and lists the table on the overview.
+    static func reportSkipped(
+        _ messages: [String], of input: String, stderr: any TextOutput, into failures: inout [ReportCollection.Failure]
+    ) {
+        guard let first = messages.first else { return }
+        for message in messages.prefix(shownSkippedRows) { stderr.writeDiagnostic(message + "; the row is left out") }
+        if messages.count > shownSkippedRows {
+            stderr.writeDiagnostic("\(input): \(messages.count - shownSkippedRows) more rows left out for values out of range")
+        }
+        let count = messages.count == 1 ? "1 row" : "\(messages.count) rows"
+        failures.append(
+            .init(
+                source: input,
+                reason: "\(count) left out for values out of range, the first: " + ReportAnalysis.reason(first, of: input)))
     }
 
     /// A source as the tables name it, found from the current folder or else from a table's folder.

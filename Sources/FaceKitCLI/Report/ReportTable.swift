@@ -35,6 +35,17 @@ enum ReportTable {
         var description: String
     }
 
+    /// The rows of a table left out for a value out of range (``ReportRowValues``), each with
+    /// its message: `faces.csv: line 7: smiling_probability is 1e18, not a probability from 0 to 1`.
+    /// Without one, reading throws at the first such row instead.
+    final class SkippedRows {
+        private(set) var messages: [String] = []
+
+        init() {}
+
+        func add(_ message: String) { messages.append(message) }
+    }
+
     /// What to do about a table that is not there: name one that is, or make it first.
     static func missingTableFix(_ path: String) -> String {
         let format = ImageFileWalker.hasExtension(path, in: ["jsonl", "ndjson"]) ? "--format jsonl " : ""
@@ -47,8 +58,9 @@ enum ReportTable {
         ImageFileWalker.hasExtension(path, in: ["csv", "jsonl", "ndjson"])
     }
 
-    /// Reads the table at `path`.
-    static func read(_ path: String) throws(Unreadable) -> ReportTable {
+    /// Reads the table at `path`; a row with a value out of range is left out, its message in
+    /// `skipped`, or without `skipped` makes the whole table unreadable.
+    static func read(_ path: String, skipped: SkippedRows? = nil) throws(Unreadable) -> ReportTable {
         let bytes: [UInt8]
         switch RegularFile.read(path) {
         case .success(let read): bytes = read
@@ -59,24 +71,30 @@ enum ReportTable {
         }
         let text = String(decoding: bytes, as: UTF8.self)
         if ImageFileWalker.hasExtension(path, in: ["jsonl", "ndjson"]) {
-            return .faces(try jsonLines(text, path: path))
+            return .faces(try jsonLines(text, path: path, skipped: skipped))
         }
-        return try csv(text: text, path: path)
+        return try csv(text: text, path: path, skipped: skipped)
     }
 
     /// The CSV table `text`, read from `path`.
-    static func csv(text: String, path: String) throws(Unreadable) -> ReportTable {
+    static func csv(text: String, path: String, skipped: SkippedRows? = nil) throws(Unreadable) -> ReportTable {
         let table: CSVTable
         do {
             table = try CSVTable(text: text)
         } catch {
             throw Unreadable(description: "\(path): \(error)")
         }
-        return try csv(table, path: path)
+        return try csv(table, path: path, skipped: skipped)
+    }
+
+    /// A row's problem: left out into `skipped`, or without it the table refused.
+    private static func skip(_ message: String, into skipped: SkippedRows?) throws(Unreadable) {
+        guard let skipped else { throw Unreadable(description: message) }
+        skipped.add(message)
     }
 
     /// A CSV table: people.csv, a track summary, or faces.
-    static func csv(_ table: CSVTable, path: String) throws(Unreadable) -> ReportTable {
+    static func csv(_ table: CSVTable, path: String, skipped: SkippedRows? = nil) throws(Unreadable) -> ReportTable {
         let header = table.header
         func cells(_ row: [String]) -> (String) -> String? {
             { name in
@@ -85,36 +103,46 @@ enum ReportTable {
             }
         }
         if header.first == "person_id", header.contains("best_source") {
-            return .people(
-                table.rows.compactMap { row in
-                    let cell = cells(row)
-                    guard let id = cell("person_id").flatMap(Int.init), let source = cell("best_source").map(path(fromText:))
-                    else {
-                        return nil
-                    }
-                    return PersonRow(
-                        personID: id, name: cell("name"), faces: cell("faces").flatMap(Int.init) ?? 0,
-                        photos: cell("photos").flatMap(Int.init) ?? 0, videos: cell("videos").flatMap(Int.init) ?? 0,
-                        bestSource: source, bestFrame: cell("best_frame").flatMap(Int.init),
-                        bestBox: CGRect(
-                            x: cell("best_x").flatMap(Double.init) ?? 0, y: cell("best_y").flatMap(Double.init) ?? 0,
-                            width: cell("best_width").flatMap(Double.init) ?? 0,
-                            height: cell("best_height").flatMap(Double.init) ?? 0),
-                        bestQuality: cell("best_quality").flatMap(Double.init))
-                })
+            var rows: [PersonRow] = []
+            for (number, row) in table.rows.enumerated() {
+                let cell = cells(row)
+                var values = ReportRowValues(csv: cell)
+                let id = values.integer("person_id", in: ReportRowValues.Limits.count, "a person ID from 0")
+                let counts = ["faces", "photos", "videos"].map { values.integer($0, in: ReportRowValues.Limits.count, "a count from 0") ?? 0 }
+                let frame = values.integer("best_frame", in: ReportRowValues.Limits.frame, "a frame number from 0")
+                let corner = ["best_x", "best_y", "best_width", "best_height"].map {
+                    values.number($0, in: ReportRowValues.Limits.coordinate, "a coordinate within 10000000 px of 0") ?? 0
+                }
+                let quality = values.probability("best_quality")
+                if let problem = values.problem {
+                    try skip("\(path): line \(table.lines[number]): \(problem)", into: skipped)
+                    continue
+                }
+                guard let id, let source = cell("best_source").map(path(fromText:)) else { continue }
+                rows.append(
+                    PersonRow(
+                        personID: id, name: cell("name"), faces: counts[0], photos: counts[1], videos: counts[2],
+                        bestSource: source, bestFrame: frame,
+                        bestBox: CGRect(x: corner[0], y: corner[1], width: corner[2], height: corner[3]),
+                        bestQuality: quality))
+            }
+            return .people(rows)
         }
         if header.starts(with: ["source", "tracking_id", "first_frame"]) {
-            return .trackSummary(
-                table.rows.compactMap { row in
-                    let cell = cells(row)
-                    guard let source = cell("source").map(path(fromText:)), let id = cell("tracking_id").flatMap(Int.init)
-                    else {
-                        return nil
-                    }
-                    return TrackSummaryRow(
-                        source: source, trackingID: id, blinks: cell("blinks").flatMap(Int.init),
-                        person: cell("person"))
-                })
+            var rows: [TrackSummaryRow] = []
+            for (number, row) in table.rows.enumerated() {
+                let cell = cells(row)
+                var values = ReportRowValues(csv: cell)
+                let id = values.integer("tracking_id", in: ReportRowValues.Limits.count, "a tracking ID from 0")
+                let blinks = values.integer("blinks", in: ReportRowValues.Limits.count, "a count from 0")
+                if let problem = values.problem {
+                    try skip("\(path): line \(table.lines[number]): \(problem)", into: skipped)
+                    continue
+                }
+                guard let source = cell("source").map(path(fromText:)), let id else { continue }
+                rows.append(TrackSummaryRow(source: source, trackingID: id, blinks: blinks, person: cell("person")))
+            }
+            return .trackSummary(rows)
         }
         guard header.first == "source", let x = table.column("x"), let y = table.column("y"),
             let width = table.column("width"), let height = table.column("height")
@@ -134,11 +162,6 @@ enum ReportTable {
             probabilityColumns.contains { $0 < row.count && !row[$0].isEmpty }
                 || reasonColumns.contains { $0 < row.count && !row[$0].isEmpty && row[$0] != "not_requested" }
         }
-        let landmarkColumns = FaceLandmark.LandmarkType.allCases.compactMap { type -> (FaceLandmark.LandmarkType, Int, Int)? in
-            guard let lx = table.column(type.snakeCaseName + "_x"), let ly = table.column(type.snakeCaseName + "_y")
-            else { return nil }
-            return (type, lx, ly)
-        }
         var faces: [ReportFace] = []
         faces.reserveCapacity(table.rows.count)
         for (number, row) in table.rows.enumerated() {
@@ -149,41 +172,63 @@ enum ReportTable {
             guard let source = cell("source").map(Self.path(fromText:)) else {
                 throw Unreadable(description: "\(path): line \(table.lines[number]): the source cell is empty")
             }
-            guard let bx = Double(row[x]), let by = Double(row[y]), let bw = Double(row[width]),
-                let bh = Double(row[height]), let box = Self.box(x: bx, y: by, width: bw, height: bh)
-            else {
-                throw Unreadable(
-                    description: "\(path): line \(table.lines[number]): \(Self.badBox) (x,y,width,height are "
-                        + "\(row[x]),\(row[y]),\(row[width]),\(row[height]))")
+            var values = ReportRowValues(csv: cell)
+            let box = Double(row[x]).flatMap { bx in
+                Double(row[y]).flatMap { by in
+                    Double(row[width]).flatMap { bw in
+                        Double(row[height]).flatMap { bh in Self.box(x: bx, y: by, width: bw, height: bh) }
+                    }
+                }
             }
-            var face = ReportFace(
-                source: source, frame: cell("frame").flatMap(Int.init), timestampMs: cell("timestamp_ms").flatMap(Double.init),
-                index: cell("face").flatMap(Int.init) ?? 0, box: box)
-            face.trackingID = cell("tracking_id").flatMap(Int.init)
-            face.detectionScore = cell("detection_score").flatMap(Double.init)
-            face.headEulerX = cell("head_euler_x").flatMap(Double.init)
-            face.headEulerY = cell("head_euler_y").flatMap(Double.init)
-            face.headEulerZ = cell("head_euler_z").flatMap(Double.init)
-            face.smiling = cell("smiling_probability").flatMap(Double.init)
-            face.leftEyeOpen = cell("left_eye_open_probability").flatMap(Double.init)
-            face.rightEyeOpen = cell("right_eye_open_probability").flatMap(Double.init)
+            if box == nil {
+                values.fail("\(Self.badBox) (x,y,width,height are \(row[x]),\(row[y]),\(row[width]),\(row[height]))")
+            }
+            var face = Self.face(
+                source: source, box: box ?? .zero, values: &values, euler: ["head_euler_x", "head_euler_y", "head_euler_z"])
             face.classified = classified
-            face.quality = cell("quality").flatMap(Double.init)
             face.person = cell("person")
-            face.personDistance = cell("person_distance").flatMap(Double.init)
-            face.personID = cell("person_id").flatMap(Int.init)
-            for (type, lx, ly) in landmarkColumns where lx < row.count && ly < row.count {
-                if let px = Double(row[lx]), let py = Double(row[ly]) {
+            for type in FaceLandmark.LandmarkType.allCases {
+                let name = type.snakeCaseName
+                let what = "a coordinate within 10000000 px of 0"
+                if let px = values.number(name + "_x", in: ReportRowValues.Limits.coordinate, what),
+                    let py = values.number(name + "_y", in: ReportRowValues.Limits.coordinate, what)
+                {
                     face.landmarks.append(FaceLandmark(type: type, position: CGPoint(x: px, y: py)))
                 }
+            }
+            if let problem = values.problem {
+                try skip("\(path): line \(table.lines[number]): \(problem)", into: skipped)
+                continue
             }
             faces.append(face)
         }
         return .faces(faces)
     }
 
-    /// The objects of `analyze --format jsonl` or `track --format jsonl`, one a line.
-    static func jsonLines(_ text: String, path: String) throws(Unreadable) -> [ReportFace] {
+    /// A face row's numbers, each held to its range (``ReportRowValues``): a problem is left in
+    /// `values`. `euler` names the head angles' columns (x, y, z).
+    private static func face(source: String, box: CGRect, values: inout ReportRowValues, euler: [String]) -> ReportFace {
+        typealias Limits = ReportRowValues.Limits
+        var face = ReportFace(
+            source: source, frame: values.integer("frame", in: Limits.frame, "a frame number from 0"),
+            timestampMs: values.number("timestamp_ms", in: Limits.timestampMs, "a time within 100000000000 ms of 0"),
+            index: values.integer("face", in: Limits.count, "a face number from 0") ?? 0, box: box)
+        face.trackingID = values.integer("tracking_id", in: Limits.count, "a tracking ID from 0")
+        face.detectionScore = values.probability("detection_score")
+        let angles = euler.map { values.number($0, in: Limits.angle, "an angle from -180 to 180 degrees") }
+        (face.headEulerX, face.headEulerY, face.headEulerZ) = (angles[0], angles[1], angles[2])
+        face.smiling = values.probability("smiling_probability")
+        face.leftEyeOpen = values.probability("left_eye_open_probability")
+        face.rightEyeOpen = values.probability("right_eye_open_probability")
+        face.quality = values.probability("quality")
+        face.personDistance = values.number("person_distance", in: Limits.distance, "a descriptor distance from 0 to 100")
+        face.personID = values.integer("person_id", in: Limits.count, "a person ID from 0")
+        return face
+    }
+
+    /// The objects of `analyze --format jsonl` or `track --format jsonl`, one a line; a line with
+    /// a value out of range is left out into `skipped` (without it, the table is refused).
+    static func jsonLines(_ text: String, path: String, skipped: SkippedRows? = nil) throws(Unreadable) -> [ReportFace] {
         var faces: [ReportFace] = []
         // Numbered as an editor numbers them: blank lines count, and are no face.
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
@@ -199,36 +244,31 @@ enum ReportTable {
                 throw Unreadable(
                     description: "\(path): line \(number + 1) is not a face object of analyze or track --format jsonl")
             }
-            guard let box = Self.box(x: x, y: y, width: width, height: height) else {
-                throw Unreadable(description: "\(path): line \(number + 1): \(Self.badBox)")
-            }
-            var face = ReportFace(
-                source: source, frame: JSONNumber.integer(object["frame"]), timestampMs: double(object["timestamp_ms"]),
-                index: JSONNumber.integer(object["face"]) ?? 0, box: box)
-            face.trackingID = JSONNumber.integer(object["tracking_id"])
-            face.detectionScore = double(object["detection_score"])
-            let euler = object["head_euler"] as? [String: Any]
-            face.headEulerX = double(euler?["x"])
-            face.headEulerY = double(euler?["y"])
-            face.headEulerZ = double(euler?["z"])
-            face.smiling = double(object["smiling_probability"])
-            face.leftEyeOpen = double(object["left_eye_open_probability"])
-            face.rightEyeOpen = double(object["right_eye_open_probability"])
+            var values = ReportRowValues(json: object)
+            let shape = Self.box(x: x, y: y, width: width, height: height)
+            if shape == nil { values.fail(Self.badBox) }
+            var face = Self.face(
+                source: source, box: shape ?? .zero, values: &values, euler: ["head_euler.x", "head_euler.y", "head_euler.z"])
             let absent = object["absent"] as? [String: Any] ?? [:]
             face.classified = ["smiling_probability", "left_eye_open_probability", "right_eye_open_probability"]
                 .contains { key in JSONNumber.of(object[key]) != nil || (absent[key] as? String).map { $0 != "not_requested" } == true }
-            face.quality = double(object["quality"])
             face.person = object["person"] as? String
-            face.personDistance = double(object["person_distance"])
-            face.personID = JSONNumber.integer(object["person_id"])
             if let landmarks = object["landmarks"] as? [String: Any] {
                 for type in FaceLandmark.LandmarkType.allCases {
-                    if let point = landmarks[type.snakeCaseName] as? [Any], point.count == 2,
+                    guard let point = landmarks[type.snakeCaseName] as? [Any], point.count == 2,
                         let px = double(point[0]), let py = double(point[1])
-                    {
-                        face.landmarks.append(FaceLandmark(type: type, position: CGPoint(x: px, y: py)))
+                    else { continue }
+                    guard ReportRowValues.Limits.coordinate.contains(px), ReportRowValues.Limits.coordinate.contains(py)
+                    else {
+                        values.fail("landmarks.\(type.snakeCaseName) is not a point within 10000000 px of 0")
+                        continue
                     }
+                    face.landmarks.append(FaceLandmark(type: type, position: CGPoint(x: px, y: py)))
                 }
+            }
+            if let problem = values.problem {
+                try skip("\(path): line \(number + 1): \(problem)", into: skipped)
+                continue
             }
             faces.append(face)
         }

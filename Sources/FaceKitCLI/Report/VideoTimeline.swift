@@ -120,7 +120,9 @@ struct VideoTimeline {
     /// Ticks every round number of seconds, about eight along the axis.
     private func timeAxis(y: Double) -> String {
         let seconds = max(0.001, video.durationMs / 1000)
-        let step = [0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600].first { seconds / $0 <= 8 } ?? 7200
+        // Beyond two hours a tick, a step of an eighth of the whole: never more than 9 ticks.
+        let step = [0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200].first { seconds / $0 <= 8 }
+            ?? (seconds / 8).rounded(.up)
         var svg = "<line class=\"axis\" x1=\"\(n(left))\" x2=\"\(n(left + plotWidth))\" y1=\"\(n(y))\" y2=\"\(n(y))\"/>\n"
         var t = 0.0
         while t <= seconds + 1e-9 {

@@ -98,10 +98,10 @@ struct OutputOverlapTests {
         }
     }
 
-    @Test("report --output naming a folder it analyses (or a folder holding one) is a usage error, not 0 photos")
+    @Test("report --output naming a folder it analyses (or a folder holding one or a photo) is a usage error, not 0 photos")
     func reportOutputIsInput() throws {
         try TestSupport.withTemporaryFolder { folder in
-            let (_, _, _, contents) = try Self.media(in: folder)
+            let (a, _, _, contents) = try Self.media(in: folder)
             let media = folder + "/media"
             let reason =
                 "report skips the photos and videos in its output folder (an earlier report's pictures), so none "
@@ -114,6 +114,9 @@ struct OutputOverlapTests {
                 ["report", "--output", folder, media],
                 "The input '\(media)' is inside the '--output <folder>' (\(folder)): \(reason)", folder: folder,
                 contents: contents)
+            try Self.expectRefused(
+                ["report", "--output", media, a], "The input '\(a)' is inside the '--output <folder>' (\(media)): \(reason)",
+                folder: folder, contents: contents)
         }
     }
 
