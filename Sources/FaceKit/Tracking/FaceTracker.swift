@@ -52,8 +52,9 @@ import Synchronization
 /// on one thread: after each product OpenBLAS's idle threads spin for a while, and on a small
 /// machine they take the cores that decoding, the detector and optical flow run on (on the
 /// Hamilton clip, 2 cores: 5-30% more frames per second; docs/benchmarks.md). That is a setting
-/// of the whole process, so the tracker leaves it to its caller: call `BLASThreads.set(1)` when
-/// ``isReidentifying`` is true, before the first frame, as `facekit` does.
+/// of the whole process, so the tracker leaves it as the process starts it: start a program that
+/// re-identifies with `OPENBLAS_NUM_THREADS=1` in its environment (`facekit` makes the same
+/// setting itself when ``isReidentifying`` is true, before the first frame).
 ///
 /// With classification on, eye-open probabilities are judged against each tracked face's own
 /// recent openness (``VideoEyeClassifier``), so one person's blink reads as closed even when
