@@ -10,7 +10,7 @@ import Foundation
 /// A folder of known people: the layout face_recognition users already have, one folder of
 /// photos per person (`DIR/<name>/*.jpg`) or one photo per person (`DIR/<name>.jpg`), each
 /// photo showing that person's face alone. `facekit --known DIR` reads it with
-/// ``read(folder:detector:tolerance:)``.
+/// ``read(folder:detector:tolerance:)-25b7g``.
 ///
 /// ```
 /// known/
@@ -34,6 +34,7 @@ extension KnownPeople {
     /// FaceKit writes such bytes as (`Jos\xE9` for a Latin-1 `José`), with a note.
     ///
     /// - Parameters:
+    ///   - folder: the folder of known people.
     ///   - detector: finds the one face of each photo; it must compute descriptors
     ///     (`descriptorMode = .all`).
     ///   - tolerance: ``tolerance`` of the people read.
@@ -54,7 +55,7 @@ extension KnownPeople {
         try read(folder: folder, detector: detector, tolerance: tolerance, isCancelled: { false })
     }
 
-    /// ``read(folder:detector:tolerance:)`` off the caller's thread: the photos are read on a
+    /// ``read(folder:detector:tolerance:)-25b7g`` off the caller's thread: the photos are read on a
     /// queue of the call's own, one after the other, and cancelling the calling task stops the
     /// reading before the next photo, with `CancellationError`.
     ///
@@ -103,7 +104,7 @@ extension KnownPeople {
     }
 
     /// Something in a folder of known people that names no one, or a photo that could not be
-    /// used, and why: ``read(folder:detector:tolerance:)`` goes on without it.
+    /// used, and why: ``read(folder:detector:tolerance:)-25b7g`` goes on without it.
     public struct FolderNote: Sendable, Equatable, CustomStringConvertible {
         public enum Kind: Sendable, Equatable {
             /// A name starting with `.`, which names no one.
