@@ -3,10 +3,10 @@ import Synchronization
 
 /// Finds faces in images and analyses them, like ML Kit's `FaceDetector`.
 ///
-/// Models are loaded once, at initialisation; ``process(_:)`` then costs only the analysis.
+/// Models are loaded once, at initialisation; ``process(_:)-4y4vc`` then costs only the analysis.
 /// Faces are found by YuNet (a small convolutional network run through OpenCV) at the scale
-/// minFaceSize allows (``SearchPlan``); accurate mode searches finer and mirrored as well. Every
-/// face then gets dlib's 68 landmarks, started from a box mapped from YuNet's (``LandmarkSeed``),
+/// minFaceSize allows (`SearchPlan`); accurate mode searches finer and mirrored as well. Every
+/// face then gets dlib's 68 landmarks, started from a box mapped from YuNet's (`LandmarkSeed`),
 /// and its head pose from those points fitted to a 3D mean face; landmarks, contours and
 /// probabilities follow the options.
 ///
@@ -138,7 +138,7 @@ public final class FaceDetector: Sendable {
     /// The same faces as `process(FaceImage(contentsOfFile: path, maxPixels: maxPixels))`, in the
     /// same full-size coordinates, but a large JPEG is decoded at 1/2, 1/4 or 1/8 of its size
     /// (libjpeg scales while decoding: faster, and a fraction of the memory) as long as the
-    /// smallest face `minFaceSize` asks for stays at least ``smallestDecodedFace`` pixels wide,
+    /// smallest face `minFaceSize` asks for stays at least `smallestDecodedFace` (160) pixels wide,
     /// so that its landmarks still have pixels to work with. At the default minFaceSize 0.1 that
     /// is at least 2000 px wide: a 48-megapixel photo (8000 px) decodes at 1/4, a 12-megapixel
     /// one (4032 px) at 1/2. Other formats decode at full size.

@@ -9,18 +9,21 @@ internal import CFaceKit
 /// ``FaceTracker``, because OpenBLAS's idle threads spin after each product and take the cores
 /// that decoding and the detector need, and before ``FaceClustering``, whose tiles already use
 /// every core. No FaceKit type calls it: the setting belongs to the process, so the executable
-/// decides, once, before its work starts:
+/// decides, once, before its work starts. It has `package` access, for FaceKit's own executables
+/// (`facekit`'s `ProcessBLAS`, facekit-evaluate): a program that uses the library makes the same
+/// setting with `OPENBLAS_NUM_THREADS=1` in its environment (docs/swift.md), which OpenBLAS reads
+/// as it loads, and a library has no business changing for its caller.
 ///
 /// ```swift
 /// if jobs > 1 { BLASThreads.set(1) }   // 1 with OpenBLAS, nil with another BLAS
 /// ```
-public enum BLASThreads {
+package enum BLASThreads {
     /// Makes OpenBLAS use `count` threads per call from now on, and returns the number it reports
     /// using, or `nil` when the process's BLAS is not OpenBLAS (it is then left as it is; the
     /// reference BLAS is single-threaded). Call it before workers start. Runs
     /// `fk_blas_set_threads`.
     @discardableResult
-    public static func set(_ count: Int) -> Int? {
+    package static func set(_ count: Int) -> Int? {
         precondition(count >= 1, "BLASThreads.set: count must be at least 1, not \(count)")
         var inUse: Int32 = 0
         let status = fk_blas_set_threads(Int32(clamping: count), &inUse, nil)

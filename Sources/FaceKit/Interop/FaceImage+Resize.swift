@@ -5,7 +5,7 @@ extension FaceImage {
     /// Reads an image file for display at about `width` pixels wide: a JPEG is decoded at 1/2,
     /// 1/4 or 1/8 of its size when it stays at least `width` pixels wide (several times faster
     /// than a full decode), other formats at full size. Coordinates given to
-    /// ``resized(region:width:height:)`` and ``fullSize`` stay those of the full-size image, so
+    /// ``resized(region:width:height:)`` and `fullSize` stay those of the full-size image, so
     /// boxes from a table of faces apply unchanged.
     ///
     /// ```swift

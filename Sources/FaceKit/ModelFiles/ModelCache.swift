@@ -17,22 +17,25 @@ import Foundation
 /// says; it is created when first needed (mode 0700, as the specification asks), but never
 /// above its ``root``: a `HOME` that does not exist is not made (a service's `HOME=/nonexistent`
 /// would otherwise get the whole path and a 66 MB file), and copies are then off, silently.
-public struct ModelCache: Sendable, Equatable {
-    public static let environmentVariable = "FACEKIT_CACHE_DIR"
+///
+/// A setting of the process, with `package` access: FaceKit and its executables use it, and a
+/// program using the library moves or turns off the copies with `FACEKIT_CACHE_DIR`.
+package struct ModelCache: Sendable, Equatable {
+    package static let environmentVariable = "FACEKIT_CACHE_DIR"
 
     /// The folder copies are kept in; `nil`: no copies.
-    public var folder: String?
+    package var folder: String?
     /// A folder that must already exist for copies to be kept: none of the folders on the way
     /// to ``folder`` down to it is made. `nil`: ``folder`` is made with every missing parent.
-    public var root: String?
+    package var root: String?
 
-    public init(folder: String?, root: String? = nil) {
+    package init(folder: String?, root: String? = nil) {
         self.folder = folder
         self.root = root
     }
 
     /// The folder the environment names (see the type's description).
-    public static var standard: ModelCache { standard(environment: ProcessInfo.processInfo.environment) }
+    package static var standard: ModelCache { standard(environment: ProcessInfo.processInfo.environment) }
 
     /// The folder `environment` names: `$FACEKIT_CACHE_DIR` (made with its parents: the user
     /// chose it), else `$XDG_CACHE_HOME/facekit` (made below `$XDG_CACHE_HOME`'s parent), else

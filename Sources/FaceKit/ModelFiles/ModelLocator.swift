@@ -42,7 +42,7 @@ public struct ModelLocator: Sendable {
     /// Explicit paths that win over every folder.
     public var overrides: [Model: String]
     /// Where copies of models that load faster are kept (``ModelCache``).
-    public var cache = ModelCache.standard
+    package var cache = ModelCache.standard
     /// Folders searched in order.
     public let searchPath: [String]
 

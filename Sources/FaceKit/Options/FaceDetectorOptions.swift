@@ -52,7 +52,7 @@ public struct FaceDetectorOptions: Sendable, Equatable {
     /// Smallest face wanted, as head width over image width, in (0, 1]
     /// (``isValidMinFaceSize(_:)``). Faces smaller than this may be missed; larger values make
     /// detection faster because the image is searched at a reduced size. Everything that depends
-    /// on it goes through ``smallestFaceBox(imageWidth:)``.
+    /// on it goes through `smallestFaceBox(imageWidth:)`.
     public var minFaceSize: Double = FaceDetectorOptions.defaultMinFaceSize
     /// Which way up faces are searched for. Not in ML Kit, which reads a rotation passed with
     /// the image instead. `.any` (the default) finds a face whatever its roll, at the cost of

@@ -1,5 +1,5 @@
 /// Groups faces into people by their descriptors (dlib's 128-number face descriptor): a graph
-/// joins each face to its nearest others closer than ``threshold`` (``NearestNeighbourGraph``, no
+/// joins each face to its nearest others closer than ``threshold`` (`NearestNeighbourGraph`, no
 /// all-pairs matrix, so 100,000 faces fit in a few hundred MB), and dlib's chinese whispers
 /// clustering splits the graph into people. The same descriptors always give the same people.
 ///

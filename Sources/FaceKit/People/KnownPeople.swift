@@ -110,7 +110,7 @@ public struct KnownPeople: Sendable {
     }
 
     /// ``referenceDescriptor(in:detector:)`` for the image file at `path`, decoded as
-    /// ``FaceDetector/process(contentsOfFile:maxPixels:)`` decodes it.
+    /// ``FaceDetector/process(contentsOfFile:maxPixels:)-3140o`` decodes it.
     public static func referenceDescriptor(ofContentsOfFile path: String, detector: FaceDetector)
         throws(ReferenceProblem) -> FaceDescriptor
     {

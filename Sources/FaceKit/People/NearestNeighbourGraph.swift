@@ -13,8 +13,9 @@ import Synchronization
 /// parallel on every core, each worker with lists of its own, merged at the end. Each tile's
 /// product should run on one BLAS thread, because OpenBLAS's own threads on top of these doubled
 /// the time on 2 cores (docs/benchmarks.md); that is a setting of the whole process, so the graph
-/// leaves it to its caller: call `BLASThreads.set(1)` before building one (or before
-/// ``FaceClustering``), as `facekit group` does.
+/// leaves it to its caller: `facekit group` calls `BLASThreads.set(1)` before building one (or
+/// before ``FaceClustering``), and a program using the library starts with
+/// `OPENBLAS_NUM_THREADS=1` in its environment.
 ///
 /// Among equal distances the face of smaller index is nearer, so the graph does not depend on how
 /// the tiles fell to the workers. The edge list is symmetric by union (an edge when either face is

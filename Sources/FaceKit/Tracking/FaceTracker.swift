@@ -6,17 +6,17 @@ import Synchronization
 ///
 /// Detecting is the costly step, so it runs every ``detectionInterval`` analysed frames (and on
 /// the first). In between, each face seen in the previous frame is carried forward by
-/// ``FaceFollower``: its points are followed by optical flow and the 68-point model is run
+/// `FaceFollower`: its points are followed by optical flow and the 68-point model is run
 /// again from the moved box. When a face cannot be carried (covered, turned away, left the
 /// picture, or two faces collapse onto one), the detector runs on that frame at once, and on the
 /// ``detectionInterval`` frames after, so that a face covered for a moment is found again as
 /// soon as it is back. A new face entering the picture is found within ``detectionInterval`` frames. A
 /// `BoxTracker` gives IDs to detections; carried faces keep theirs. A face whose 68 points are
-/// implausible (``FaceShape/isPlausible``: mostly covered, or turned away) is neither followed
+/// implausible (`FaceShape.isPlausible`: mostly covered, or turned away) is neither followed
 /// nor reported, so it cannot start a track under a new ID while it is half hidden; it is taken
 /// up again as soon as it shows.
 ///
-/// With smoothing on (the default), each face's box and points pass through a ``FaceSmoother``
+/// With smoothing on (the default), each face's box and points pass through a `FaceSmoother`
 /// (One Euro filters), so that the box, landmarks and head angles of a still face stop
 /// trembling; the probabilities are computed from the unsmoothed points, so a blink is not
 /// smoothed away.
@@ -31,8 +31,8 @@ import Synchronization
 /// Tracking IDs are final or provisional, and the type says which. ``frames(of:)`` and
 /// ``track(_:index:timestampMs:)`` give ``TrackedVideoFrame``s, whose IDs are final: the number
 /// of the face's person in the video, 0, 1, 2... in order of appearance, one ID for the tracks
-/// of one person seen in different shots (``TrackJoining``); a frame comes out once every ID in
-/// it is decided, at most ``TrackJoining/defaultDecisionHorizonMs`` (30 s of video) after it
+/// of one person seen in different shots (`TrackJoining`); a frame comes out once every ID in
+/// it is decided, at most `TrackJoining.defaultDecisionHorizonMs` (30 s of video) after it
 /// unless re-identification still waits for a face lost less than
 /// ``TrackerConfiguration/reidentificationWindowMs`` before, so memory stays bounded whatever
 /// the video's length. ``process(_:timestampMs:)`` gives the frame's faces at once, as ML Kit
@@ -47,16 +47,17 @@ import Synchronization
 /// fetches it: `scripts/fetch-models`), so IDs never follow weaker rules than asked without a word;
 /// ``Reidentification/off`` turns it off, and ``Reidentification/automatic`` leaves it off when the
 /// model is missing (``isReidentifying`` tells which, ``reidentificationUnavailableReason`` why,
-/// for the caller to say so, as `facekit track` does). Each descriptor costs a ResNet pass, run on a thread of its own (``DescriptorWorker``) and waited
+/// for the caller to say so, as `facekit track` does). Each descriptor costs a ResNet pass, run on a thread of its own (`DescriptorWorker`) and waited
 /// for only when a decision needs it. A re-identifying tracker runs best with the process's BLAS
 /// on one thread: after each product OpenBLAS's idle threads spin for a while, and on a small
 /// machine they take the cores that decoding, the detector and optical flow run on (on the
 /// Hamilton clip, 2 cores: 5-30% more frames per second; docs/benchmarks.md). That is a setting
-/// of the whole process, so the tracker leaves it to its caller: call `BLASThreads.set(1)` when
-/// ``isReidentifying`` is true, before the first frame, as `facekit` does.
+/// of the whole process, so the tracker leaves it as the process starts it: start a program that
+/// re-identifies with `OPENBLAS_NUM_THREADS=1` in its environment (`facekit` makes the same
+/// setting itself when ``isReidentifying`` is true, before the first frame).
 ///
 /// With classification on, eye-open probabilities are judged against each tracked face's own
-/// recent openness (``VideoEyeClassifier``), so one person's blink reads as closed even when
+/// recent openness (`VideoEyeClassifier`), so one person's blink reads as closed even when
 /// their open eyes are narrower than most people's.
 ///
 /// ```swift
@@ -97,7 +98,7 @@ public final class FaceTracker: Sendable {
     public let reidentificationUnavailableReason: String?
     /// The detector runs on every this many analysed frames (1: every frame).
     public let detectionInterval: Int
-    /// Whether boxes and points are smoothed over time (``FaceSmoother``).
+    /// Whether boxes and points are smoothed over time (`FaceSmoother`).
     public let isSmoothing: Bool
 
     /// The detector that finds the faces (a detector for still photos can share its models:
@@ -199,7 +200,7 @@ public final class FaceTracker: Sendable {
         descriptorWorker?.waitForAll()
     }
 
-    /// The faces in `image`, shown at `timestampMs`, ordered as ``FaceDetector/process(_:)``
+    /// The faces in `image`, shown at `timestampMs`, ordered as ``FaceDetector/process(_:)-4y4vc``
     /// orders them, each with its provisional tracking ID: final as long as no track has joined an
     /// earlier one (``videoTrackIDs()``; ``track(_:index:timestampMs:)`` gives final IDs).
     public func process(_ image: FaceImage, timestampMs: Double) throws(FaceKitError) -> [Face] {
@@ -210,7 +211,7 @@ public final class FaceTracker: Sendable {
     /// found and given their IDs), and describes them (smoothing, head pose, landmarks,
     /// probabilities, quality) on a thread of its own while the caller goes on to the next frame.
     /// The faces are the same as ``process(_:timestampMs:)`` gives; read them in order of the
-    /// frames. At most ``ReportingWorker/maximumWaiting`` frames wait to be described: past that,
+    /// frames. At most 4 frames (`ReportingWorker.maximumWaiting`) wait to be described: past that,
     /// this waits.
     public func processInBackground(_ image: FaceImage, timestampMs: Double) throws(FaceKitError) -> PendingFaces {
         try state.withLock { (state) throws(FaceKitError) -> PendingFaces in
@@ -298,11 +299,11 @@ public final class FaceTracker: Sendable {
     }
 
     /// The tracks of this video that are one person seen in different shots, joined now that
-    /// every track's descriptors are known (``TrackJoining``): each joined ID mapped to the ID it
+    /// every track's descriptors are known (`TrackJoining`): each joined ID mapped to the ID it
     /// takes. Empty without re-identification. Call at the end of a video, before ``reset()``.
     public func joinedTrackIDs() -> [Int: Int] { joining.joinedIDs() }
 
-    /// Every track's final ID (``TrackJoining/videoIDs()``), by the provisional ID
+    /// Every track's final ID (`TrackJoining.videoIDs()`), by the provisional ID
     /// ``process(_:timestampMs:)`` gave it: joined tracks share one, and they are numbered 0, 1,
     /// 2... in order of appearance. Call at the end of a video, before ``reset()``.
     public func videoTrackIDs() -> [Int: Int] { joining.videoIDs() }

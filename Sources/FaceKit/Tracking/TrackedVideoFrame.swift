@@ -16,7 +16,7 @@ public struct TrackedVideoFrame: Sendable, Equatable {
     public var index: Int
     /// When the frame is shown, in milliseconds from the start of the video.
     public var timestampMs: Double
-    /// The faces, ordered as ``FaceDetector/process(_:)`` orders them, each with its final
+    /// The faces, ordered as ``FaceDetector/process(_:)-4y4vc`` orders them, each with its final
     /// ``Face/trackingID``.
     public var faces: [Face]
 

@@ -4,7 +4,7 @@ import Synchronization
 extension FaceTracker {
     /// Every frame of `video` with its faces, each face with its final tracking ID, as an
     /// asynchronous sequence: a video file read to its end, or a live source
-    /// (``VideoReader/init(liveSource:timeoutMs:openTimeoutMs:)``) until it ends.
+    /// (``VideoReader/init(liveSource:timeoutMs:openTimeoutMs:maxPixels:)``) until it ends.
     ///
     /// The tracker starts a new video (its IDs from 0) and works through the frames as they are
     /// asked for, on a queue of the sequence's own (off the caller's actor, and off the threads

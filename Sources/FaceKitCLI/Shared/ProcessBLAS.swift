@@ -2,7 +2,8 @@ import FaceKit
 
 /// The one place `facekit` decides how many threads the system BLAS (OpenBLAS) gives each matrix
 /// product. It is a setting of the whole process, so the executable makes it, never a library
-/// object: ``BLASThreads`` is FaceKit's switch, and FaceKit's types only document when to use it.
+/// object: `BLASThreads` is FaceKit's switch (`package` access: a program using the library sets
+/// `OPENBLAS_NUM_THREADS` instead), and FaceKit's types only document when to use it.
 ///
 /// OpenBLAS uses every core for each product by default, which is right for one worker running
 /// one network and nothing else. facekit sets it to one thread in three cases, each measured

@@ -70,7 +70,7 @@ struct FaceDetectorTests {
     func sharedModels() async throws {
         let image = try FaceImage(contentsOfFile: TestData.fixture("astronaut.png"))
         let lone = try Self.detector { $0.landmarkMode = .all; $0.performanceMode = .accurate }
-        let expected = try lone.process(image)
+        let expected = try await lone.process(image)   // the async variant: the same faces
         let first = try Self.detector { $0.landmarkMode = .all; $0.performanceMode = .accurate }
         let second = try FaceDetector(sharingModelsWith: first)
         #expect(second.options == first.options)
@@ -93,7 +93,7 @@ struct FaceDetectorTests {
     func sharedDetector() async throws {
         let image = try FaceImage(contentsOfFile: TestData.fixture("astronaut.png"))
         let detector = try Self.detector { $0.landmarkMode = .all }
-        let expected = try detector.process(image)
+        let expected = try await detector.process(image)   // the async variant: the same faces
         let results = try await withThrowingTaskGroup(of: [Face].self) { group in
             for _ in 0..<4 { group.addTask { try (0..<2).flatMap { _ in try detector.process(image) } } }
             return try await group.reduce(into: []) { $0.append($1) }
