@@ -167,8 +167,8 @@ int main(int argc, char **argv) {
 
     // The eye-state network on a 32-pixel patch around the first face's right eye keypoint.
     fk_patch_classifier *eyes = nullptr;
-    if (ok(fk_patch_classifier_create((repository + "/Sources/FaceKit/BundledModels/eye_state.onnx").c_str(), 32,
-                                      &eyes, &error),
+    if (ok(fk_patch_classifier_create((repository + "/Sources/FaceKit/BundledModels/eye_state.onnx").c_str(),
+                                      "facekit_eye_state", 32, &eyes, &error),
            error, "eye state")) {
         std::vector<uint8_t> patch(32 * 32);
         const float affine[6] = {0.5f, 0, faces[0].keypoints[0].x - 8, 0, 0.5f, faces[0].keypoints[0].y - 8};

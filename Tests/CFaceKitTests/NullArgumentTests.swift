@@ -32,7 +32,7 @@ struct NullArgumentTests {
             fk_point_tracker_create(15, 3, &tracker, nil)
             fk_detector_create(Int32(FK_DETECTOR_HOG.rawValue), nil, &hog, nil)
             fk_yunet_create(NativeInputs.yunet, &yunet, nil)
-            fk_patch_classifier_create(NativeInputs.eyeState, 32, &eyeState, nil)
+            fk_patch_classifier_create(NativeInputs.eyeState, "facekit_eye_state", 32, &eyeState, nil)
             fk_video_open(NativeInputs.video, 0, &video, nil)
             fk_video_writer_create(folder + "/out.avi", "MJPG", 25, 64, 48, &writer, nil)
             fk_cascade_create(NativeInputs.smileCascade, &cascade, nil)
@@ -125,8 +125,13 @@ struct NullArgumentTests {
             ("fk_yunet_detect(out NULL)", {
                 fk_yunet_detect(h.yunet, h.image, region, 1, 0, 0, 0.5, 0.3, nil, 4, &count, $0)
             }),
-            ("fk_patch_classifier_create(path NULL)", { fk_patch_classifier_create(nil, 32, &out, $0) }),
-            ("fk_patch_classifier_create(out NULL)", { fk_patch_classifier_create(NativeInputs.eyeState, 32, nil, $0) }),
+            ("fk_patch_classifier_create(path NULL)", { fk_patch_classifier_create(nil, "facekit_eye_state", 32, &out, $0) }),
+            ("fk_patch_classifier_create(graph name NULL)", {
+                fk_patch_classifier_create(NativeInputs.eyeState, nil, 32, &out, $0)
+            }),
+            ("fk_patch_classifier_create(out NULL)", {
+                fk_patch_classifier_create(NativeInputs.eyeState, "facekit_eye_state", 32, nil, $0)
+            }),
             ("fk_patch_classifier_run(classifier NULL)", { fk_patch_classifier_run(nil, patch, 1, &logit, $0) }),
             ("fk_patch_classifier_run(patches NULL)", { fk_patch_classifier_run(h.eyeState, nil, 1, &logit, $0) }),
             ("fk_patch_classifier_run(logits NULL)", { fk_patch_classifier_run(h.eyeState, patch, 1, nil, $0) }),

@@ -77,7 +77,7 @@ struct StatusTests {
     @Test("FK_MODEL_UNAVAILABLE: YuNet given as the eye-state network (another input size and output)")
     func patchClassifierRefusesAnotherNetwork() {
         var classifier: OpaquePointer?
-        let call = NativeCall { fk_patch_classifier_create(NativeInputs.yunet, 32, &classifier, $0) }
+        let call = NativeCall { fk_patch_classifier_create(NativeInputs.yunet, "facekit_eye_state", 32, &classifier, $0) }
         Self.expectStatus(FK_MODEL_UNAVAILABLE, call, "YuNet as the eye-state network")
         #expect(call.message.contains("yunet_n_320_320.onnx"))
         #expect(classifier == nil)

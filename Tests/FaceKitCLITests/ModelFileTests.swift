@@ -80,6 +80,34 @@ struct ModelFileTests {
         }
     }
 
+    @Test("eye_state.onnx and smile.onnx swapped (the same shapes) are refused by their graphs' names, nothing written")
+    func swappedNetworks() throws {
+        try TestSupport.withTemporaryFolder { root in
+            let folder = root + "/models"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            let bundled = TestData.repository.appendingPathComponent("Sources/FaceKit/BundledModels").path
+            for model in ModelLocator.Model.allCases {
+                let source = [bundled, TestData.models].map { $0 + "/" + model.rawValue }
+                    .first { FileManager.default.fileExists(atPath: $0) }
+                guard let source else { continue }
+                let swapped = [ModelLocator.Model.eyeState: ModelLocator.Model.smile, .smile: .eyeState][model]
+                try FileManager.default.createSymbolicLink(
+                    atPath: folder + "/" + (swapped ?? model).rawValue, withDestinationPath: source)
+            }
+            let run = try TestSupport.runExecutable(
+                ["analyze", "--classify", "--model-dir", folder, TestSupport.astronaut], killedAfter: 300)
+            let path = folder + "/eye_state.onnx"
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(run.stdout.isEmpty, "\(run.stdout)")
+            #expect(
+                run.stderrLines == [
+                    "facekit: model \(path) unavailable: \(path) is another network: its ONNX graph is named "
+                        + "\"facekit_smile\", not \"facekit_eye_state\" (a retrained network must keep that name: "
+                        + "docs/cli.md, \"Model files\")"
+                ])
+        }
+    }
+
     @Test("a HOME that does not exist is not made for the model cache: the run goes on without one, silently")
     func missingHome() throws {
         try TestSupport.withTemporaryFolder { root in

@@ -214,11 +214,13 @@ int32_t fk_yunet_detect(fk_yunet *yunet, const fk_image *image, fk_rect region, 
 typedef struct fk_patch_classifier fk_patch_classifier;
 
 /* Loads the ONNX file at model_path for patches of side x side pixels (8 ... 256) and runs it once
- * on a blank patch. Fails with FK_MODEL_UNAVAILABLE, naming the path, when the file is missing,
- * unreadable, not ONNX, takes another input size, or gives more than one output per patch. On
- * success *out owns a new handle, to be released with fk_patch_classifier_free. */
-int32_t fk_patch_classifier_create(const char *model_path, int32_t side, fk_patch_classifier **out,
-                                   fk_error *error);
+ * on a blank patch. The file must name its graph graph_name (ONNX's GraphProto.name, such as
+ * "facekit_eye_state"): networks of the same shapes are told apart by it before use. Fails with
+ * FK_MODEL_UNAVAILABLE, naming the path, when the file is missing, unreadable, not ONNX, names its
+ * graph otherwise, takes another input size, or gives more than one output per patch. On success
+ * *out owns a new handle, to be released with fk_patch_classifier_free. */
+int32_t fk_patch_classifier_create(const char *model_path, const char *graph_name, int32_t side,
+                                   fk_patch_classifier **out, fk_error *error);
 
 void fk_patch_classifier_free(fk_patch_classifier *classifier);
 

@@ -4,12 +4,14 @@
 #include "file_input.hpp"
 #include "guard.hpp"
 #include "native_logging.hpp"
+#include "onnx_graph_name.hpp"
 
 #include <opencv2/dnn.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,13 +29,36 @@ struct fk_patch_classifier {
     int side = 0;
 };
 
-extern "C" int32_t fk_patch_classifier_create(const char *model_path, int32_t side, fk_patch_classifier **out,
-                                              fk_error *error) {
+namespace {
+
+/// `name` as a message may show it: printable ASCII, at most 64 characters, the rest as `?`.
+std::string shown(const std::string &name) {
+    std::string text;
+    for (const char c : name.substr(0, 64)) text += (c >= 0x20 && c < 0x7F) ? c : '?';
+    return name.size() > 64 ? text + "..." : text;
+}
+
+}  // namespace
+
+extern "C" int32_t fk_patch_classifier_create(const char *model_path, const char *graph_name, int32_t side,
+                                              fk_patch_classifier **out, fk_error *error) {
     return fk::guarded(error, [&] {
-        fk::require(model_path != nullptr && out != nullptr, "model_path and out must not be NULL");
+        fk::require(model_path != nullptr && graph_name != nullptr && out != nullptr,
+                    "model_path, graph_name and out must not be NULL");
         fk::require(side >= 8 && side <= 256, "side must be 8 ... 256");
         fk::silence_native_logging();
         const std::vector<char> bytes = fk::read_model_file(model_path, fk::max_network_bytes);
+        // Identified before use: the eye-state and smile networks take the same patch and give
+        // the same logit, so only the name their training gave the graph tells one from the other.
+        const std::optional<std::string> name = fk::onnx_graph_name(bytes.data(), bytes.size());
+        if (!name)
+            throw fk::failure(FK_MODEL_UNAVAILABLE,
+                              std::string(model_path) + " is not a readable ONNX network (truncated or another format)");
+        if (*name != graph_name)
+            throw fk::failure(FK_MODEL_UNAVAILABLE,
+                              std::string(model_path) + " is another network: its ONNX graph is named \"" +
+                                  shown(*name) + "\", not \"" + graph_name +
+                                  "\" (a retrained network must keep that name: docs/cli.md, \"Model files\")");
         auto classifier = std::make_unique<fk_patch_classifier>();
         try {
             classifier->net = cv::dnn::readNetFromONNX(bytes.data(), bytes.size());

@@ -9,9 +9,10 @@ import Synchronization
 package final class CalibratedPatchNetwork: Sendable {
     private let network: Mutex<NativePatchClassifier>
 
-    /// Loads the ONNX network at `modelPath`, whose input is a `side` x `side` grey patch.
-    package init(modelPath: String, side: Int) throws(FaceKitError) {
-        network = Mutex(try NativePatchClassifier(modelPath: modelPath, side: side))
+    /// Loads the ONNX network at `modelPath`, whose graph must be named `graphName` (what its
+    /// training script names it) and whose input is a `side` x `side` grey patch.
+    package init(modelPath: String, graphName: String, side: Int) throws(FaceKitError) {
+        network = Mutex(try NativePatchClassifier(modelPath: modelPath, graphName: graphName, side: side))
     }
 
     /// The probability each patch stands for, in one pass.

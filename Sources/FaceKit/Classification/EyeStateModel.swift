@@ -12,10 +12,14 @@ package final class EyeStateModel: Sendable {
     /// The patch's side in eye widths (corner to corner).
     package static let widthInEyes = 1.8
 
+    /// The name of the network's ONNX graph, which `scripts/eye_model.py` gives it: a file whose
+    /// graph is named otherwise (the smile network, of the same shapes) is refused before use.
+    package static let graphName = "facekit_eye_state"
+
     private let network: CalibratedPatchNetwork
 
     package init(modelPath: String) throws(FaceKitError) {
-        network = try CalibratedPatchNetwork(modelPath: modelPath, side: Self.side)
+        network = try CalibratedPatchNetwork(modelPath: modelPath, graphName: Self.graphName, side: Self.side)
     }
 
     /// The network's input for `eye`: its patch, or `nil` when the eye's points are degenerate.

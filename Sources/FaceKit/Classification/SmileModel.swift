@@ -16,10 +16,14 @@ package final class SmileModel: Sendable {
     /// The patch's side in outer-eye-corner distances.
     package static let widthInEyeDistances = 1.0
 
+    /// The name of the network's ONNX graph, which `scripts/smile_model.py` gives it: a file whose
+    /// graph is named otherwise (the eye-state network, of the same shapes) is refused before use.
+    package static let graphName = "facekit_smile"
+
     private let network: CalibratedPatchNetwork
 
     package init(modelPath: String) throws(FaceKitError) {
-        network = try CalibratedPatchNetwork(modelPath: modelPath, side: Self.side)
+        network = try CalibratedPatchNetwork(modelPath: modelPath, graphName: Self.graphName, side: Self.side)
     }
 
     /// The network's input for a face: its mouth's patch, or `nil` when the points are degenerate.

@@ -6,7 +6,7 @@ import Foundation
 /// activations): use one per thread.
 ///
 /// ```swift
-/// let net = try NativePatchClassifier(modelPath: "eye_state.onnx", side: 32)
+/// let net = try NativePatchClassifier(modelPath: "eye_state.onnx", graphName: "facekit_eye_state", side: 32)
 /// try net.logits(of: [patch]).count   // 1
 /// ```
 final class NativePatchClassifier {
@@ -16,10 +16,14 @@ final class NativePatchClassifier {
     let name: String
     private let pointer: OpaquePointer
 
-    /// Runs `fk_patch_classifier_create`: loads the network and checks it takes `side` x `side`.
-    init(modelPath: String, side: Int) throws(FaceKitError) {
+    /// Runs `fk_patch_classifier_create`: loads the network, checks that its ONNX graph is named
+    /// `graphName` (so that another network of the same shapes is refused by name) and that it
+    /// takes `side` x `side`.
+    init(modelPath: String, graphName: String, side: Int) throws(FaceKitError) {
         var created: OpaquePointer?
-        try callNative(subject: modelPath) { fk_patch_classifier_create(modelPath, Int32(side), &created, $0) }
+        try callNative(subject: modelPath) {
+            fk_patch_classifier_create(modelPath, graphName, Int32(side), &created, $0)
+        }
         pointer = created!
         self.side = side
         name = URL(fileURLWithPath: modelPath).lastPathComponent

@@ -68,6 +68,7 @@ struct AnalyzeCommand: ParsableCommand {
     func validate() throws(CommandError) {
         try workers.validate()
         try collection.validate()
+        try collection.validate(inputs: paths)
         if detection.contours && format == .csv {
             throw CommandError(
                 "'--contours' needs '--format jsonl': the CSV table has no contour columns "

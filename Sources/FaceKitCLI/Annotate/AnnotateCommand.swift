@@ -184,12 +184,7 @@ struct AnnotateCommand: ParsableCommand {
         }
         if let note = tracker?.reidentificationNote { context.stderr.writeDiagnostic(note) }
         // Every input file, so that no output replaces one.
-        var inputFiles: [AnnotationTarget.FileIdentity: String] = [:]
-        for case .success(let target) in targets {
-            if let identity = AnnotationTarget.FileIdentity(target.input), inputFiles[identity] == nil {
-                inputFiles[identity] = target.input
-            }
-        }
+        let inputFiles = OutputOverlap.Inputs(targets.compactMap { try? $0.get().input })
         var written: [String: String] = [:]  // output path -> the input written there
         var failed = false
         for result in targets {

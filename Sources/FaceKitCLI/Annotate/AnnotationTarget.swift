@@ -87,42 +87,19 @@ struct AnnotationTarget: Equatable {
     }
 
     /// Why annotating `input` into `outputFolder` would write nothing, or `nil` when it would
-    /// not: `input` is the output folder itself (given twice, as in `--output out out`), or a
-    /// folder inside it, whose images ``expand(_:outputFolder:)`` skips as copies of an earlier
-    /// run. Paths are compared with every symbolic link resolved.
+    /// not: `input` is the output folder itself, or a folder inside it, whose images
+    /// ``expand(_:outputFolder:)`` skips as copies of an earlier run (``OutputOverlap/folderProblem(input:outputFolder:reason:)``).
     static func outputFolderProblem(input: String, outputFolder: String) -> String? {
-        let folder = resolvingLinks(outputFolder)
-        let resolved = resolvingLinks(input)
-        let reason =
-            "annotate skips the images in its output folder (copies of an earlier run), so nothing would be annotated"
-        if resolved == folder {
-            return "The input '\(input)' is the '--output <folder>' itself (\(outputFolder)): \(reason)"
-        }
-        let inside = resolved.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
-        if inside, ImageFileWalker.folderIdentity(input) != nil {
-            return "The input '\(input)' is inside the '--output <folder>' (\(outputFolder)): \(reason)"
-        }
-        return nil
+        OutputOverlap.folderProblem(
+            input: input, outputFolder: outputFolder,
+            reason: "annotate skips the images in its output folder (copies of an earlier run), so nothing would be "
+                + "annotated")
     }
 
-    /// A file's device and inode, which tell whether two paths name the same file.
-    struct FileIdentity: Hashable {
-        var device: UInt64
-        var inode: UInt64
-
-        /// `nil` when nothing is at `path`.
-        init?(_ path: String) {
-            var info = stat()
-            guard FilePathEncoding.withFileSystemRepresentation(path, { stat($0, &info) }) == 0 else { return nil }
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-        }
-    }
-
-    /// Why the output may not be written, or `nil` when it may: it is one of the run's inputs
-    /// (`inputs`: each input file's identity and path), reached by any path.
-    func overwriteProblem(inputs: [FileIdentity: String]) -> String? {
-        guard let output = FileIdentity(outputPath), let owner = inputs[output] else { return nil }
+    /// Why the output may not be written, or `nil` when it may: it is one of the run's inputs,
+    /// reached by any path (``OutputOverlap/Inputs``).
+    func overwriteProblem(inputs: OutputOverlap.Inputs) -> String? {
+        guard let owner = inputs.input(namedBy: outputPath) else { return nil }
         let what = owner == input ? "the input itself" : "the input \(owner)"
         return "\(input): not annotated: the output \(outputPath) is \(what); choose another --output folder"
     }

@@ -33,10 +33,15 @@ enum CollectionJournal<S: JournalSettings> {
         var collectionSize: Int?
     }
 
-    /// What a journal holds: nothing of this command, or a run with its last checkpoint.
+    /// What a journal holds: nothing, another command's or version's journal, or a run with its
+    /// last checkpoint.
     enum Contents: Equatable {
-        /// Empty (its only line torn), or the journal of another command or version.
+        /// Empty (its only line torn).
         case none
+        /// A first line of the shape every journal has (`journal` and `version`), but of another
+        /// command or version: `facekit status` and `merge` try the other command's journal, and
+        /// `--resume` refuses it as ``otherJournalReason``, as it refuses a damaged line.
+        case otherJournal
         /// The header, the last checkpoint, and the journal's length up to that checkpoint (or to
         /// the header when there is none).
         case run(Header, Checkpoint?, validLength: UInt64)
@@ -65,7 +70,7 @@ enum CollectionJournal<S: JournalSettings> {
         guard let identity = decode(JournalIdentity.self, first.text) else {
             throw damaged(0, "not the first line of a facekit journal")
         }
-        guard identity.journal == S.journalName, identity.version == 1 else { return .none }
+        guard identity.journal == S.journalName, identity.version == 1 else { return .otherJournal }
         // Its command's, but settings this facekit cannot read: damaged, or another version's.
         guard let header = decode(Header.self, first.text) else {
             throw damaged(0, "a \(S.journalName) header this facekit cannot read, damaged or of another version")
@@ -86,6 +91,13 @@ enum CollectionJournal<S: JournalSettings> {
             validLength = line.end
         }
         return .run(header, last, validLength: validLength)
+    }
+
+    /// Why `--resume` refuses ``Contents/otherJournal`` (as line 1 of a ``DamagedJournalLine``): a
+    /// byte changed in the command's name or version, or another command's journal at this output's
+    /// name, and no telling which run wrote the output.
+    static var otherJournalReason: String {
+        "not the first line of a \(S.journalName) journal: another command's or version's, or damaged"
     }
 
     /// The two keys every header has, whatever its command.

@@ -52,6 +52,14 @@ struct CollectionOutputFlags: Sendable {
         }
     }
 
+    /// Refuses an `--output` that would replace one of `inputs` or an existing photo or video
+    /// (``OutputOverlap/tableProblem(option:output:inputs:)``), before anything is written.
+    func validate(inputs: [String]) throws(CommandError) {
+        if let output, let problem = OutputOverlap.tableProblem(option: "output", output: output, inputs: inputs) {
+            throw CommandError(problem)
+        }
+    }
+
     /// The share of the collection to work through, from `--shard`.
     var collectionShard: CollectionShard? { shard.flatMap(CollectionShard.init(argument:)) }
 }

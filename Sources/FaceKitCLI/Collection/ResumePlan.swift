@@ -9,6 +9,7 @@ import FaceKitArguments
 /// |---|---|
 /// | a journal with checkpoints, for the same settings | ``resume(_:_:journalLength:)`` from the last checkpoint |
 /// | a complete journal line that no run writes (``DamagedJournalLine``) | refused (a runtime failure), naming the line |
+/// | a first line of another command's or version's journal | refused as a damaged line 1, as `status` and `merge` refuse it |
 /// | a journal for other settings | refused, naming the options that differ (a usage error) |
 /// | a checkpoint, but `FILE.partial` missing or shorter than it records | refused (a runtime failure) |
 /// | a journal without checkpoints, or no journal and no `FILE` | ``fresh``: nothing was committed |
@@ -28,10 +29,11 @@ enum ResumePlan<Settings: JournalSettings>: Equatable {
 
     static func make(for file: ResumableFileOutput, settings: Settings, resume: Bool) throws -> ResumePlan {
         guard resume else { return .fresh }
-        guard
-            case .run(let header, let checkpoint, let journalLength) = try CollectionJournal<Settings>.contents(
-                try file.journalLines(), path: file.journalPath)
-        else {
+        let contents = try CollectionJournal<Settings>.contents(try file.journalLines(), path: file.journalPath)
+        if contents == .otherJournal {
+            throw DamagedJournalLine(path: file.journalPath, line: 1, reason: CollectionJournal<Settings>.otherJournalReason)
+        }
+        guard case .run(let header, let checkpoint, let journalLength) = contents else {
             return file.partialSize == nil && file.outputExists ? .complete(finishing: nil) : .fresh
         }
         if header.settings != settings {

@@ -185,7 +185,7 @@ struct GroupCommand: ParsableCommand {
         case reading, writingTables, writingCrops
     }
 
-    /// The line Ctrl-C (or SIGTERM) ends a run with at `stage`: what the output folder holds then.
+    /// The line Ctrl-C (or SIGTERM, SIGHUP) ends a run with at `stage`: what the output folder holds then.
     /// A rerun starts over: group keeps nothing of an interrupted run (docs/cli.md, "Interrupted").
     static func interruptedLine(_ stage: Stage, output: String) -> String {
         let shown = MessageText.escaped(output)

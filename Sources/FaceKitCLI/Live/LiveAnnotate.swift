@@ -8,8 +8,8 @@ import FaceKitArguments
 /// (``TrackedFrames``); a stream cannot be, so faces carry the IDs the tracker gives as the frames
 /// come, as `facekit track` writes them for a live source. A frame over `--max-delay` is not
 /// analysed (``LiveReading``) but still written, with the marks of the last frame analysed, so
-/// that the copy keeps the stream's timing. When the stream ends, stalls or is stopped by SIGINT
-/// or SIGTERM, the copy is finished and put in place, standard output names it, and the exit
+/// that the copy keeps the stream's timing. When the stream ends, stalls or is stopped by SIGINT,
+/// SIGTERM or SIGHUP, the copy is finished and put in place, standard output names it, and the exit
 /// status is 0.
 struct LiveAnnotate {
     let command: AnnotateCommand

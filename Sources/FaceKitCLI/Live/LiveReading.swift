@@ -5,7 +5,7 @@ import FaceKitArguments
 /// `--every` chooses is handed on as soon as it is decoded, with whether to analyse it: a frame
 /// more than `--max-delay` behind the stream's clock is not (``LiveDelay``), so the delay stays
 /// bounded however slow the analysis. Reading ends when the stream's data ends, when it sends
-/// nothing for `--stall-timeout`, at the first SIGINT or SIGTERM (``InterruptCleanup``), or at the
+/// nothing for `--stall-timeout`, at the first SIGINT, SIGTERM or SIGHUP (``InterruptCleanup``), or at the
 /// first failure.
 ///
 /// ```swift

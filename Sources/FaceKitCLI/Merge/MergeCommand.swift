@@ -42,7 +42,10 @@ struct MergeCommand: ParsableCommand {
 
     func validate() throws(CommandError) {
         if output?.isEmpty == true { throw CommandError("The value '' is invalid for '--output <file>'") }
-        if let output, files.map(ShardRecord.outputPath).contains(ShardRecord.outputPath(output)) {
+        if let output,
+            OutputOverlap.replacedInput(output: ShardRecord.outputPath(output), among: files.map(ShardRecord.outputPath))
+                != nil
+        {
             throw CommandError(
                 "'--output \(output)' is one of the shards to merge: write the merged table to another file")
         }

@@ -91,13 +91,22 @@ final class ShardRecord {
 
     private func read() -> State {
         let opened: Int32
-        switch RegularFile.open(journalPath, O_RDONLY) {
+        // Never through a symbolic link: no facekit run makes one, --resume removes one found
+        // there, and one planted there would show another shard's record as this one's.
+        switch RegularFile.open(journalPath, O_RDONLY | O_NOFOLLOW) {
         case .success(let descriptor):
             opened = descriptor
         case .failure(let refusal):
+            if refusal.code == ELOOP {
+                return .unusable(
+                    "\(journalPath): a symbolic link, which no facekit run makes: it is not read; "
+                        + "run the shard again, or name the shard where its files are")
+            }
             if refusal.code != ENOENT {
                 return .unusable("\(journalPath): cannot read: \(refusal.reason)")
             }
+            // A named pipe, a device or a folder given as a shard is that, not a missing file.
+            if let reason = Self.notRegular(output) { return .unusable("\(output): \(reason)") }
             if fileSize(output) == nil && fileSize(partialPath) == nil {
                 return .unusable("\(output): no such file, and no \(journalPath)")
             }
@@ -143,6 +152,9 @@ final class ShardRecord {
         // Complete, but the rename was not done: --resume finishes it.
         if fileSize(partialPath) != nil { return .stopped }
         guard let size = fileSize(output) else {
+            if let reason = Self.notRegular(output) {
+                return .unusable("\(output): \(reason), though \(journalPath) says \(name) completed; run it again")
+            }
             return .unusable("\(output): missing, though \(journalPath) says \(name) completed; run it again")
         }
         guard size == checkpoint.bytes else {
@@ -163,6 +175,15 @@ final class ShardRecord {
             return nil
         }
         return (header.settings, header.collectionSize, checkpoint)
+    }
+
+    /// Why the file at `path` (a link followed) is not a shard's table, in ``RegularFile``'s words
+    /// (`not a regular file (a named pipe)`, `is a folder`); `nil` when it is a regular file or
+    /// there is nothing at `path`.
+    private static func notRegular(_ path: String) -> String? {
+        var info = stat()
+        guard FilePathEncoding.withFileSystemRepresentation(path, { stat($0, &info) }) == 0 else { return nil }
+        return RegularFile.refusal(info.st_mode)
     }
 
     /// The size of the regular file at `path`, `nil` when there is none.

@@ -19,8 +19,9 @@ import FaceKitArguments
 /// `facekit annotate` its videos; the shim writes the 68-point model's flat copy the same way
 /// (CInterop's owned_file.cpp).
 ///
-/// The file is removed if the process is stopped by SIGINT or SIGTERM before it is renamed or
-/// removed (``InterruptCleanup``). Its descriptor holds an exclusive `flock` while open, which
+/// The file is removed if the process is stopped by SIGINT, SIGTERM or SIGHUP before it is renamed
+/// or removed (``InterruptCleanup``), by its name in the folder it was made in, and only while
+/// that name is still this file. Its descriptor holds an exclusive `flock` while open, which
 /// tells a live temporary file from one a killed run left: ``removeStale(nextTo:suffix:)``
 /// removes only the latter. The caller closes the descriptor.
 ///
@@ -52,7 +53,7 @@ final class TemporaryFile {
         for _ in 0..<100 {
             let name = ".\(targetName).\(UInt32.random(in: 0...UInt32.max)).tmp\(suffix)"
             let path = folder.path(of: name)
-            let (descriptor, code) = InterruptCleanup.create(path) { _ in
+            let (descriptor, code) = InterruptCleanup.create(name, in: folder) {
                 switch folder.create(name) {
                 case .success(let descriptor):
                     _ = flock(descriptor, LOCK_EX | LOCK_NB)

@@ -79,6 +79,16 @@ struct ReportCommand: ParsableCommand {
     func validate() throws(CommandError) {
         guard let output, !output.isEmpty else { throw CommandError("The value '' is invalid for '--output <folder>'") }
         guard !inputs.isEmpty else { throw CommandError("Missing expected argument '<input> ...'") }
+        for input in inputs {
+            if let problem = OutputOverlap.folderProblem(
+                input: input, outputFolder: output,
+                reason: "report skips the photos and videos in its output folder (an earlier report's pictures), "
+                    + "so none would be analysed; choose another --output folder",
+                filesToo: !ReportTable.isTableFileName(input))
+            {
+                throw CommandError(problem)
+            }
+        }
         guard facesPerPerson >= 1 else {
             throw CommandError("The value '\(facesPerPerson)' is invalid for '--faces-per-person <n>': it must be at least 1")
         }
@@ -188,7 +198,7 @@ struct ReportCommand: ParsableCommand {
         case replacing
     }
 
-    /// The line Ctrl-C (or SIGTERM) ends a run with at `stage`: what the output folder holds then.
+    /// The line Ctrl-C (or SIGTERM, SIGHUP) ends a run with at `stage`: what the output folder holds then.
     /// A rerun starts over: report keeps nothing of an interrupted run (docs/cli.md, "Interrupted").
     static func interruptedLine(_ stage: Stage, output: String) -> String {
         let shown = MessageText.escaped(output)

@@ -129,7 +129,19 @@ struct TrackCommand: ParsableCommand {
         }
         try video.validate()
         try collection.validate()
+        let files = videos.filter { LiveInput.source(named: $0) == nil }
+        try collection.validate(inputs: files)
         if summary?.isEmpty == true { throw CommandError("The value '' is invalid for '--summary <file>'") }
+        if let summary {
+            if let problem = OutputOverlap.tableProblem(option: "summary", output: summary, inputs: files) {
+                throw CommandError(problem)
+            }
+            if let output = collection.output, OutputOverlap.replacedInput(output: summary, among: [output]) != nil {
+                throw CommandError(
+                    "'--summary \(MessageText.escaped(summary))' and '--output \(MessageText.escaped(output))' name the "
+                        + "same file: the summary would replace the rows; give each a file of its own")
+            }
+        }
         if collection.resume && summary != nil {
             throw CommandError(
                 "'--summary' cannot be combined with '--resume': the per-track table is made in one run, "

@@ -40,7 +40,7 @@ struct AnalyzeJournalTests {
         #expect(AnalyzeJournal.decode(AnalyzeJournal.Checkpoint.self, AnalyzeJournal.line(checkpoint)) == checkpoint)
     }
 
-    @Test("the last checkpoint counts; an empty journal or another command's reads as none")
+    @Test("the last checkpoint counts; an empty journal reads as none, another command's or version's as that")
     func lastCheckpoint() throws {
         let header = AnalyzeJournal.line(AnalyzeJournal.Header(settings: Self.settings))
         let lines = Self.lines([header, AnalyzeJournal.line(Self.checkpoint(1)), AnalyzeJournal.line(Self.checkpoint(2))])
@@ -52,8 +52,12 @@ struct AnalyzeJournalTests {
                 == .run(AnalyzeJournal.Header(settings: Self.settings), nil, validLength: UInt64(header.utf8.count + 1))
         )
         #expect(try AnalyzeJournal.contents([], path: "j") == .none)
-        #expect(try AnalyzeJournal.contents(Self.lines([#"{"journal":"something else","version":1}"#]), path: "j") == .none)
-        #expect(try AnalyzeJournal.contents(Self.lines([#"{"journal":"facekit analyze","version":2}"#]), path: "j") == .none)
+        #expect(
+            try AnalyzeJournal.contents(Self.lines([#"{"journal":"something else","version":1}"#]), path: "j")
+                == .otherJournal)
+        #expect(
+            try AnalyzeJournal.contents(Self.lines([#"{"journal":"facekit analyze","version":2}"#]), path: "j")
+                == .otherJournal)
     }
 
     /// The line `AnalyzeJournal.contents` refuses in `texts`, and its reason.

@@ -84,6 +84,42 @@ struct ResumeAnalyzeTests {
         }
     }
 
+    @Test(
+        "a first line turned into another command's or version's is refused by --resume as status refuses it, and nothing changes",
+        arguments: [("facekit analyze", "facekit analyzf"), ("\"version\":1", "\"version\":2"), ("facekit analyze", "facekit track")],
+        [false, true])
+    func damagedFirstLine(change: (String, String), complete: Bool) throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try Fixture.make(in: folder)
+            let output = folder + "/faces.csv"
+            // A shard keeps its journal once complete; a stopped run keeps it with the partial file.
+            if complete {
+                _ = Fixture.analyze(["--shard", "1/1", "--output", output, photos])
+            } else {
+                _ = try Fixture.analyze(["--shard", "1/1", "--output", output, photos], stopAfter: 2)
+            }
+            let journal = output + ".journal"
+            var lines = try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            try #require(lines.count >= 3 && lines[0].contains(change.0))
+            lines[0] = Substring(lines[0].replacingOccurrences(of: change.0, with: change.1))
+            try lines.joined(separator: "\n").write(toFile: journal, atomically: false, encoding: .utf8)
+            let before = try Fixture.listing(folder).map { name in (name, try? Fixture.read(folder + "/" + name)) }
+
+            let resumed = Fixture.analyze(["--shard", "1/1", "--resume", "--output", output, photos])
+            #expect(resumed.status == 1)
+            #expect(
+                resumed.stderrLines == [
+                    "facekit: \(journal): line 1 is damaged (not the first line of a facekit analyze journal: another "
+                        + "command's or version's, or damaged), so how far the run got is not known; to start over, "
+                        + "run the command again without --resume, which replaces the journal"
+                ])
+            let after = try Fixture.listing(folder).map { name in (name, try? Fixture.read(folder + "/" + name)) }
+            #expect(after.map(\.0) == before.map(\.0) && zip(after, before).allSatisfy { $0.1 == $1.1 }, "nothing changed")
+            let status = TestSupport.run(["status", output])
+            #expect(status.status == 1, "status refuses the same journal: \(status.stderr)")
+        }
+    }
+
     @Test("without --resume a run starts again and replaces what an interrupted one left")
     func freshRunReplaces() throws {
         try TestSupport.withTemporaryFolder { folder in

@@ -268,6 +268,52 @@ struct MergeCommandTests {
         }
     }
 
+    @Test("a named pipe, a link to a device or a folder given as a shard is named for what it is, not 'no such file'")
+    func specialFiles() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try Fixture.make(in: folder)
+            let files = Self.shards(1, of: photos, in: folder)
+            let pipe = folder + "/pipe.csv"
+            try #require(mkfifo(pipe, 0o644) == 0)
+            let device = folder + "/device.csv"
+            try FileManager.default.createSymbolicLink(atPath: device, withDestinationPath: "/dev/null")
+            let subfolder = folder + "/folder.csv"
+            try FileManager.default.createDirectory(atPath: subfolder, withIntermediateDirectories: false)
+            let run = Self.expectRefused(
+                [files[0], pipe, device, subfolder], output: folder + "/all.csv",
+                [
+                    "\(pipe): not a regular file (a named pipe)", "\(device): not a regular file (a character device)",
+                    "\(subfolder): is a folder",
+                ])
+            #expect(!run.stderr.contains("no such file"), "\(run.stderr)")
+            // A complete shard whose table was replaced by a pipe.
+            try FileManager.default.removeItem(atPath: files[0])
+            try #require(mkfifo(files[0], 0o644) == 0)
+            Self.expectRefused(
+                files, output: folder + "/all.csv",
+                ["\(files[0]): not a regular file (a named pipe), though \(files[0]).journal says shard 1/1"])
+        }
+    }
+
+    @Test("a shard's journal that is a symbolic link (planted: no run makes one) is not read, by merge or status")
+    func journalLink() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let photos = try Fixture.make(in: folder)
+            let files = Self.shards(2, of: photos, in: folder)
+            // Shard 2's journal made a link to a copy of it kept elsewhere.
+            let elsewhere = folder + "/elsewhere.journal"
+            try FileManager.default.moveItem(atPath: files[1] + ".journal", toPath: elsewhere)
+            try FileManager.default.createSymbolicLink(atPath: files[1] + ".journal", withDestinationPath: elsewhere)
+            let run = Self.expectRefused(
+                files, output: folder + "/all.csv",
+                [
+                    "\(files[1]).journal: a symbolic link, which no facekit run makes: it is not read",
+                    "shard 2/2 is missing",
+                ])
+            #expect(run.stderrLines.count == 3, "\(run.stderr)")
+        }
+    }
+
     @Test("--output naming one of the shards is a usage error, and no file is a usage error")
     func usageErrors() {
         let run = Self.merge(["--output", "faces-1.csv", "faces-1.csv.journal", "faces-2.csv"])

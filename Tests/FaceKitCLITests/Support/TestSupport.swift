@@ -104,13 +104,14 @@ enum TestSupport {
             stderr: String(decoding: errData, as: UTF8.self) + note)
     }
 
-    /// Starts `process` with SIGINT and SIGTERM unblocked, as a shell would: a child starts
+    /// Starts `process` with SIGINT, SIGTERM and SIGHUP unblocked, as a shell would: a child starts
     /// with its parent thread's blocked signals, and the test's thread blocks nearly all.
     static func runWithSignalsUnblocked(_ process: Process) throws {
         var handled = sigset_t()
         sigemptyset(&handled)
         sigaddset(&handled, SIGINT)
         sigaddset(&handled, SIGTERM)
+        sigaddset(&handled, SIGHUP)
         var blocked = sigset_t()
         pthread_sigmask(SIG_UNBLOCK, &handled, &blocked)
         defer { pthread_sigmask(SIG_SETMASK, &blocked, nil) }

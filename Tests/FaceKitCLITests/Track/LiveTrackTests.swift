@@ -94,6 +94,51 @@ struct LiveTrackTests {
         }
     }
 
+    /// Whether this process ignores SIGHUP (started by `nohup`), which its children would inherit.
+    static var hangUpIgnored: Bool {
+        var action = sigaction()
+        sigaction(SIGHUP, nil, &action)
+        return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    }
+
+    @Test(
+        "SIGHUP (the terminal or SSH session gone) ends a live run with --output as SIGTERM does: --output written, no hidden file left",
+        .enabled(if: !hangUpIgnored, "this test process ignores SIGHUP (nohup), and so would facekit"),
+        arguments: [SIGHUP, SIGTERM])
+    func hangUpWithOutput(signal: Int32) throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: try Self.transportStream(in: folder)))
+            let output = folder + "/faces.csv"
+            let live = try LiveRun("track", ["--summary", folder + "/tracks.csv", "--output", output, "-"])
+            live.input.fileHandleForWriting.write(bytes.prefix(bytes.count / 2))
+            // Rows go to a hidden temporary file until the run ends: once it holds rows, the run
+            // is analysing, and after the first half it waits for data that does not come.
+            func hiddenBytes() -> Int {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                return names.filter { $0.hasPrefix(".") }.compactMap {
+                    (try? FileManager.default.attributesOfItem(atPath: folder + "/" + $0))?[.size] as? Int
+                }.reduce(0, +)
+            }
+            live.wait { hiddenBytes() > 2000 }
+            try #require(hiddenBytes() > 2000, "no rows in a hidden file while the stream is open: \(live.stderr)")
+            usleep(500_000)
+            try #require(live.process.isRunning, "still reading when signalled: \(live.stderr)")
+            kill(live.process.processIdentifier, signal)
+            let status = live.finish()
+            try live.input.fileHandleForWriting.close()
+            #expect(status == 0, "\(live.stderr)")
+            #expect(live.stderr.contains("stopped by signal"), "\(live.stderr)")
+            let rows = try String(contentsOfFile: output, encoding: .utf8)
+            #expect(rows.hasSuffix("\n") && rows.split(separator: "\n").count > 1, "the rows are in --output: \(rows)")
+            let summary = try String(contentsOfFile: folder + "/tracks.csv", encoding: .utf8)
+            #expect(summary.split(separator: "\n").count >= 2, "the summary is written: \(summary)")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [
+                    "crossing.ts", "faces.csv", "tracks.csv",
+                ], "no hidden temporary file left")
+        }
+    }
+
     @Test("a UDP stream from ffmpeg -re: rows arrive while it plays, and its end is a stall")
     func udpStream() throws {
         try TestSupport.withTemporaryFolder { folder in
