@@ -4,11 +4,11 @@ import Synchronization
 /// Finds faces in images and analyses them, like ML Kit's `FaceDetector`.
 ///
 /// Models are loaded once, at initialisation; ``process(_:)-4y4vc`` then costs only the analysis.
-/// Faces are found by YuNet (a small convolutional network run through OpenCV) at the scale
-/// minFaceSize allows (`SearchPlan`); accurate mode searches finer and mirrored as well. Every
-/// face then gets dlib's 68 landmarks, started from a box mapped from YuNet's (`LandmarkSeed`),
-/// and its head pose from those points fitted to a 3D mean face; landmarks, contours and
-/// probabilities follow the options.
+/// Faces are found by YuNet (a small convolutional network, run by FaceKit's own network runner
+/// in the native shim) at the scale minFaceSize allows (`SearchPlan`); accurate mode searches
+/// finer and mirrored as well. Every face then gets dlib's 68 landmarks, started from a box
+/// mapped from YuNet's (`LandmarkSeed`), and its head pose from those points fitted to a 3D mean
+/// face; landmarks, contours and probabilities follow the options.
 ///
 /// A detector may be shared between threads, but its face-finding network keeps its activations,
 /// so calls on one detector take turns there: for work in parallel, give each thread its own,
