@@ -75,10 +75,10 @@ final class YuNetFaceFinder: FaceFinder {
     /// faces but one of them lies beyond ``lyingRoll`` (by its eyes' keypoints), the regular
     /// passes turned; when none scores ``sureUprightScore``, the regular passes of each turn in
     /// which a coarse look (``SearchPlan/probePass(imageWidth:imageHeight:options:)``) shows a
-    /// face of its own or scores one of them better. Then, where all that found no face at the
-    /// minimum, or found one rolled nearer a diagonal than upright (``diagonalTurns(for:)``), the
-    /// regular passes of the ``DiagonalView`` by those quarter turns. A photo of clearly upright
-    /// faces, the common case, costs the upright search alone.
+    /// face of its own or scores one of them better. Then, where all that found a face rolled
+    /// nearer a diagonal than upright, or faces none of which is sure (``diagonalTurns(for:)``),
+    /// the regular passes of the ``DiagonalView`` by the quarter turns that may show them better.
+    /// A photo of clearly upright faces, the common case, costs the upright search alone.
     func detections(in image: FaceImage, search: FaceSearch) throws(FaceKitError)
         -> [NativeYuNet.Face]
     {
@@ -147,10 +147,15 @@ final class YuNetFaceFinder: FaceFinder {
                 }
                 for pass in regular + farther { found += try run(pass, turns: turns) }
             }
-            let diagonal = Self.diagonalTurns(for: found.filter { $0.score >= options.minDetectionScore })
+            let diagonal = Self.diagonalTurns(for: found.filter { $0.score >= Self.probeScore })
             if !diagonal.isEmpty {
+                let confident = found.filter { $0.score >= options.minDetectionScore }
+                // Faces the other passes found at the minimum keep their detection: the diagonal
+                // view adds the faces they missed, kept on their upright look.
                 found += try searchDiagonally(image, turns: diagonal) { (pass, turns, view, coarsest) throws(FaceKitError) in
                     try run(pass, turns: turns, over: view, coarsest: coarsest, closeUpSmallest: nil)
+                }.filter { face in
+                    !confident.contains { BoxOverlap.intersectionOverUnion($0.box, face.box) > Self.maximumOverlap }
                 }
             }
         }
@@ -188,15 +193,16 @@ final class YuNetFaceFinder: FaceFinder {
         return faces
     }
 
-    /// The quarter turns of the ``DiagonalView`` to search, given the faces found so far at the
-    /// minimum score: all four when there is none. Otherwise those that bring upright a face
-    /// rolled within ``diagonalReach`` of a diagonal (its neighbours, rolled alike, may have
-    /// scored too low to be found), and when no face scores ``sureUprightScore``, the two
-    /// diagonals either side of the best face's turn: in a group photo turned 30 degrees, small
+    /// The quarter turns of the ``DiagonalView`` to search, given the faces found so far at
+    /// ``probeScore`` or more: those that bring upright a face rolled within ``diagonalReach`` of
+    /// a diagonal (its neighbours, rolled alike, may have scored too low to be found), and when
+    /// no face scores ``sureUprightScore``, the two diagonals either side of the best face's turn:
+    /// a face rolled 45 degrees scores low upright, and in a group photo turned 30 degrees small
     /// faces score too low to be found and their keypoints are too coarse to tell their roll.
-    /// None for a photo with a sure face, upright or quarter-turned.
+    /// None for a photo with a sure face, upright or quarter-turned, or with no face at all:
+    /// searched in all four turns, a photo without people showed a dog's head as a face.
     static func diagonalTurns(for faces: [NativeYuNet.Face]) -> [Int] {
-        guard let best = faces.max(by: { $0.score < $1.score }) else { return [0, 1, 2, 3] }
+        guard let best = faces.max(by: { $0.score < $1.score }) else { return [] }
         var turns = Set(faces.compactMap { face -> Int? in
             // The clockwise turn that brings the face upright, from the diagonal view's.
             let fromView = -keypointRoll(of: face) - DiagonalView.degrees

@@ -51,10 +51,14 @@ struct DiagonalViewTests {
         return NativeYuNet.Face(box: CGRect(x: 80, y: 80, width: 50, height: 60), keypoints: keypoints, score: score)
     }
 
-    @Test("no face: the four diagonal turns; faces rolled about a diagonal: the turn that brings them upright; upright ones: none")
+    @Test("faces rolled about a diagonal: the turn that brings them upright; none sure: the diagonals beside the best; sure upright ones or none: no turn")
     func diagonalTurns() {
-        #expect(YuNetFaceFinder.diagonalTurns(for: []) == [0, 1, 2, 3])
+        #expect(YuNetFaceFinder.diagonalTurns(for: []).isEmpty)
         #expect(YuNetFaceFinder.diagonalTurns(for: [Self.face(rolled: 5), Self.face(rolled: -15), Self.face(rolled: 88)]).isEmpty)
+        // None sure: either side of the best face's turn (here found a quarter turn clockwise).
+        var lying = Self.face(rolled: 0, score: 0.85)
+        lying.quarterTurns = 1
+        #expect(YuNetFaceFinder.diagonalTurns(for: [Self.face(rolled: 3, score: 0.6), lying]) == [0, 1])
         // Rolled 30 degrees clockwise: turning the image 315 (45 + 3 quarter turns) stands it upright.
         #expect(YuNetFaceFinder.diagonalTurns(for: [Self.face(rolled: 30)]) == [3])
         #expect(YuNetFaceFinder.diagonalTurns(for: [Self.face(rolled: -60)]) == [0])
@@ -62,7 +66,7 @@ struct DiagonalViewTests {
     }
 
     @Test("a diagonal face's landmarks start on the same square, whichever pass found it")
-    func landmarkStart() {
+    func landmarkStart() throws {
         // The same face as YuNet sees it upright, and as the diagonal view's unturned pass found
         // it in a photo turned 45 degrees counter-clockwise.
         let upright = Self.face(rolled: 0)
