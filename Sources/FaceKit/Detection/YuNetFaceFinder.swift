@@ -149,13 +149,11 @@ final class YuNetFaceFinder: FaceFinder {
             }
             let diagonal = Self.diagonalTurns(for: found.filter { $0.score >= Self.probeScore })
             if !diagonal.isEmpty {
-                let confident = found.filter { $0.score >= options.minDetectionScore }
-                // Faces the other passes found at the minimum keep their detection: the diagonal
-                // view adds the faces they missed, kept on their upright look.
+                // A face the view scores better replaces the other passes' detection of it: a
+                // face rolled 45 degrees that the upright search also found is then measured
+                // from an upright view (its 68 points, angles and probabilities).
                 found += try searchDiagonally(image, turns: diagonal) { (pass, turns, view, coarsest) throws(FaceKitError) in
                     try run(pass, turns: turns, over: view, coarsest: coarsest, closeUpSmallest: nil)
-                }.filter { face in
-                    !confident.contains { BoxOverlap.intersectionOverUnion($0.box, face.box) > Self.maximumOverlap }
                 }
             }
         }
