@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(name: "facekit-train", dependencies: ["FaceKit", "FaceKitArguments", "FaceKitDatasets"]),
         .target(name: "FaceKitDatasets", dependencies: ["FaceKit", "FaceKitArguments", "CFaceKitTools"]),
         .target(name: "FaceKitTestSupport", dependencies: ["FaceKitDatasets"], path: "Tests/FaceKitTestSupport"),
-        .testTarget(name: "CFaceKitTests", dependencies: ["CFaceKit", "CFaceKitTools", "FaceKitTestSupport"]),
+        .testTarget(name: "CFaceKitTests", dependencies: ["CFaceKit", "CFaceKitTools", "FaceKit", "FaceKitTestSupport"]),
         .testTarget(name: "FaceKitTests", dependencies: ["FaceKit", "FaceKitDatasets", "FaceKitTestSupport"]),
         // The parser's own tests: nothing but FaceKitArguments (and the FaceKit it uses).
         .testTarget(name: "FaceKitArgumentsTests", dependencies: ["FaceKitArguments"]),

@@ -86,6 +86,8 @@ struct CoverageEvaluation: ParsableCommand {
         var upright: Double
         /// Whether a turned pass found it.
         var turned: Bool
+        /// Whether its detection came from the diagonal view: FaceKit keeps it on its upright look alone.
+        var diagonal: Bool = false
         var plausible: Bool
         /// The faces this detection could be (``PhotoVariant/matches(_:)``'s test), nearest first;
         /// which one it is depends on which other detections a rule keeps.
@@ -116,7 +118,7 @@ struct CoverageEvaluation: ParsableCommand {
             let (analysed, seconds) = try timed { try detector.examine(photo.image, search: search, lookingAtAll: !before) }
             let detections = analysed.map { pair in
                 Detection(
-                    score: pair.searchScore, upright: pair.uprightScore ?? 0, turned: pair.turned,
+                    score: pair.searchScore, upright: pair.uprightScore ?? 0, turned: pair.turned, diagonal: pair.diagonal,
                     plausible: pair.shape.isPlausible, faces: photo.candidateFaces(of: pair.face.frame),
                     eyeProbabilities: [pair.face.leftEyeOpenProbability, pair.face.rightEyeOpenProbability]
                         .compactMap { $0 }.count)
@@ -140,7 +142,7 @@ struct CoverageEvaluation: ParsableCommand {
                 case .yunet: detection.score
                 case .upright: detection.upright
                 case .mean: (detection.score + detection.upright) / 2
-                case .maximum: max(detection.score, detection.upright)
+                case .maximum: detection.diagonal ? detection.upright : max(detection.score, detection.upright)
                 }
         }
 
@@ -258,7 +260,7 @@ struct CoverageEvaluation: ParsableCommand {
             for d in record.detections {
                 lines.append(
                     "detection,\(d.score),\(d.upright),\(d.plausible ? 1 : 0),"
-                        + "\(d.faces.map(String.init).joined(separator: ";")),\(d.eyeProbabilities),\(d.turned ? 1 : 0)")
+                        + "\(d.faces.map(String.init).joined(separator: ";")),\(d.eyeProbabilities),\(d.turned ? 1 : 0),\(d.diagonal ? 1 : 0)")
             }
         }
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
@@ -275,6 +277,7 @@ struct CoverageEvaluation: ParsableCommand {
                 records[records.count - 1].detections.append(
                     Detection(
                         score: Double(fields[1])!, upright: Double(fields[2])!, turned: fields[6] == "1",
+                        diagonal: fields.count > 7 && fields[7] == "1",
                         plausible: fields[3] == "1", faces: fields[4].split(separator: ";").compactMap { Int($0) },
                         eyeProbabilities: Int(fields[5])!))
             } else {

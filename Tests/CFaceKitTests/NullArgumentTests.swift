@@ -116,6 +116,10 @@ struct NullArgumentTests {
             ("fk_detector_detect(count NULL)", { fk_detector_detect(h.hog, h.image, 1, &detections, 4, nil, $0) }),
             ("fk_yunet_create(path NULL)", { fk_yunet_create(nil, &out, $0) }),
             ("fk_yunet_create(out NULL)", { fk_yunet_create(NativeInputs.yunet, nil, $0) }),
+            ("fk_yunet_create_on_path(path NULL)", { fk_yunet_create_on_path(nil, 2, &out, $0) }),
+            ("fk_yunet_create_on_path(out NULL)", { fk_yunet_create_on_path(NativeInputs.yunet, 2, nil, $0) }),
+            ("fk_kernel_path_chosen(path NULL)", { fk_kernel_path_chosen(0, nil, $0) }),
+            ("fk_kernel_path_parse(path NULL)", { fk_kernel_path_parse("reference", 0, nil, $0) }),
             ("fk_yunet_detect(yunet NULL)", {
                 fk_yunet_detect(nil, h.image, region, 1, 0, 0, 0.5, 0.3, &yunetFaces, 4, &count, $0)
             }),
@@ -136,6 +140,7 @@ struct NullArgumentTests {
             ("fk_patch_classifier_run(patches NULL)", { fk_patch_classifier_run(h.eyeState, nil, 1, &logit, $0) }),
             ("fk_patch_classifier_run(logits NULL)", { fk_patch_classifier_run(h.eyeState, patch, 1, nil, $0) }),
             ("fk_point_tracker_create(out NULL)", { fk_point_tracker_create(15, 3, nil, $0) }),
+            ("fk_point_tracker_create_on_path(out NULL)", { fk_point_tracker_create_on_path(15, 3, 2, nil, $0) }),
             ("fk_point_tracker_push_frame(tracker NULL)", { fk_point_tracker_push_frame(nil, h.image, 1, $0) }),
             ("fk_point_tracker_push_frame(frame NULL)", { fk_point_tracker_push_frame(h.tracker, nil, 1, $0) }),
             ("fk_point_tracker_follow(tracker NULL)", { fk_point_tracker_follow(nil, points, 1, &points, &errors, $0) }),
@@ -146,14 +151,22 @@ struct NullArgumentTests {
             ("fk_opencv_point_tracker_follow(points NULL)", {
                 fk_opencv_point_tracker_follow(h.tracker, nil, 1, &points, &errors, $0)
             }),
+            ("fk_opencv_image_decode(bytes NULL)", { fk_opencv_image_decode(nil, 10, 1, &out, $0) }),
+            ("fk_opencv_image_decode(out NULL)", { fk_opencv_image_decode(encoded, encoded.count, 1, nil, $0) }),
             ("fk_shape_predictor_create(path NULL)", { fk_shape_predictor_create(nil, nil, &out, $0) }),
             ("fk_shape_predictor_create(out NULL)", { fk_shape_predictor_create(NativeInputs.landmarks68, nil, nil, $0) }),
+            ("fk_shape_predictor_create_on_path(path NULL)", { fk_shape_predictor_create_on_path(nil, nil, 2, &out, $0) }),
+            ("fk_shape_predictor_create_on_path(out NULL)", {
+                fk_shape_predictor_create_on_path(NativeInputs.landmarks68, nil, 2, nil, $0)
+            }),
             ("fk_shape_predictor_point_count(predictor NULL)", { fk_shape_predictor_point_count(nil, &count, $0) }),
             ("fk_shape_predictor_predict(predictor NULL)", {
                 fk_shape_predictor_predict(nil, h.image, [region], 1, &points, 68, $0)
             }),
             ("fk_solve_pose(model NULL)", { fk_solve_pose(nil, points, 6, 64, 48, 64, &pose, $0) }),
             ("fk_solve_pose(out NULL)", { fk_solve_pose(model, points, 6, 64, 48, 64, nil, $0) }),
+            ("fk_solve_pose_on_path(model NULL)", { fk_solve_pose_on_path(nil, points, 6, 64, 48, 64, 2, &pose, $0) }),
+            ("fk_solve_pose_on_path(out NULL)", { fk_solve_pose_on_path(model, points, 6, 64, 48, 64, 2, nil, $0) }),
             ("fk_video_open(path NULL)", { fk_video_open(nil, 0, &out, $0) }),
             ("fk_video_open(out NULL)", { fk_video_open(NativeInputs.video, 0, nil, $0) }),
             ("fk_video_get_info(video NULL)", { fk_video_get_info(nil, &info, $0) }),
@@ -163,6 +176,10 @@ struct NullArgumentTests {
             ("fk_video_next(ended NULL)", { fk_video_next(h.video, 0, &out, &index, &time, nil, $0) }),
             ("fk_face_descriptor_create(path NULL)", { fk_face_descriptor_create(nil, &out, $0) }),
             ("fk_face_descriptor_create(out NULL)", { fk_face_descriptor_create(NativeInputs.faceDescriptor, nil, $0) }),
+            ("fk_face_descriptor_create_on_path(path NULL)", { fk_face_descriptor_create_on_path(nil, 2, &out, $0) }),
+            ("fk_face_descriptor_create_on_path(out NULL)", {
+                fk_face_descriptor_create_on_path(NativeInputs.faceDescriptor, 2, nil, $0)
+            }),
             ("fk_face_descriptor_copy(source NULL)", { fk_face_descriptor_copy(nil, &out, $0) }),
             ("fk_face_descriptor_compute(descriptor NULL)", {
                 fk_face_descriptor_compute(nil, h.image, points, 68, &descriptor, $0)

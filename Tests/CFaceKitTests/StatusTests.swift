@@ -146,12 +146,21 @@ struct StatusTests {
         #expect(writer == nil)
     }
 
-    @Test("the tests above cover every status, 0 through FK_FILE_UNWRITABLE, the last appended")
+    @Test("FK_INVALID_SETTING: FACEKIT_NATIVE holding a value it does not take")
+    func invalidSetting() {
+        var path: Int32 = -1
+        let call = NativeCall { fk_kernel_path_parse("reference:yunet,bogus", 0, &path, $0) }
+        Self.expectStatus(FK_INVALID_SETTING, call, "an unknown kernel's name")
+        #expect(call.message.hasPrefix("\"reference:yunet,bogus\" is not a value of FACEKIT_NATIVE: it takes"))
+        #expect(path == -1)
+    }
+
+    @Test("the tests above cover every status, 0 through FK_INVALID_SETTING, the last appended")
     func everyStatusCovered() {
         let covered: [fk_status] = [
             FK_OK, FK_INVALID_ARGUMENT, FK_FILE_UNREADABLE, FK_NOT_AN_IMAGE, FK_IMAGE_TOO_LARGE, FK_MODEL_UNAVAILABLE,
-            FK_OUT_OF_MEMORY, FK_INTERNAL, FK_NOT_A_VIDEO, FK_FILE_UNWRITABLE,
+            FK_OUT_OF_MEMORY, FK_INTERNAL, FK_NOT_A_VIDEO, FK_FILE_UNWRITABLE, FK_INVALID_SETTING,
         ]
-        #expect(covered.map(\.rawValue) == Array(0...FK_FILE_UNWRITABLE.rawValue))
+        #expect(covered.map(\.rawValue) == Array(0...FK_INVALID_SETTING.rawValue))
     }
 }

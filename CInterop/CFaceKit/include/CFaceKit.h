@@ -42,8 +42,10 @@ typedef enum fk_status {
     FK_OUT_OF_MEMORY = 6,
     FK_INTERNAL = 7,           /* an unexpected OpenCV or dlib failure */
     FK_NOT_A_VIDEO = 8,        /* empty file, no video stream, or a container FFmpeg cannot open */
-    FK_FILE_UNWRITABLE = 9     /* a file that cannot be created or written: missing folder, no
+    FK_FILE_UNWRITABLE = 9,    /* a file that cannot be created or written: missing folder, no
                                   permission, a folder in the way, nothing written */
+    FK_INVALID_SETTING = 10    /* an environment variable the shim reads (FACEKIT_NATIVE) holds a
+                                  value it does not take; the message says what it takes */
 } fk_status;
 
 /* Caller-owned error record. message is always NUL-terminated when status != FK_OK. */
@@ -63,6 +65,50 @@ typedef struct fk_rect {
     float width;
     float height;
 } fk_rect;
+
+/* ---- Kernels and their references -------------------------------------------------------------
+ * Where FaceKit runs native code of its own in place of a library call (docs/architecture.md,
+ * "Kernels and their references"), the library's call is built too, as the portable reference:
+ *
+ *   FK_KERNEL_YUNET      YuNet's network: small_cnn.cpp (and onnx_model.cpp, its ONNX reader)
+ *                        or OpenCV's DNN module (cv::dnn::readNetFromONNX, Net::forward)
+ *   FK_KERNEL_FLOW       the point tracker's flow: lucas_kanade.cpp or cv::calcOpticalFlowPyrLK
+ *   FK_KERNEL_POSE       the head pose's refinement: pose_refinement.cpp or
+ *                        cv::solvePnP(SOLVEPNP_ITERATIVE, from the same guess)
+ *   FK_KERNEL_LANDMARKS  the shape predictor: shape_predictor.cpp's flat trees (and their copy
+ *                        in the model cache) or dlib's shape_predictor, read by dlib
+ *   FK_KERNEL_DESCRIPTOR the face descriptor's convolutions: descriptor_conv.hpp or dlib's con_
+ *
+ * The environment variable FACEKIT_NATIVE chooses for the whole process: unset, empty or "fast",
+ * FaceKit's own code; "reference", every kernel on the library's code; "reference:" and a
+ * comma-separated list of kernel names (yunet, flow, pose, landmarks, descriptor), only those. It is read once, when
+ * first needed. A value it does not take makes every call that consults it fail with
+ * FK_INVALID_SETTING, the message saying what it takes.
+ */
+typedef enum fk_kernel {
+    FK_KERNEL_YUNET = 0,
+    FK_KERNEL_FLOW = 1,
+    FK_KERNEL_POSE = 2,
+    FK_KERNEL_LANDMARKS = 3,
+    FK_KERNEL_DESCRIPTOR = 4,
+    FK_KERNEL_COUNT = 5
+} fk_kernel;
+
+typedef enum fk_kernel_path {
+    FK_PATH_FROM_ENVIRONMENT = 0, /* as FACEKIT_NATIVE says */
+    FK_PATH_FAST = 1,             /* FaceKit's own code */
+    FK_PATH_REFERENCE = 2         /* the library's call */
+} fk_kernel_path;
+
+/* The path `kernel` takes when FK_PATH_FROM_ENVIRONMENT is asked: FK_PATH_FAST or
+ * FK_PATH_REFERENCE in *path. Fails with FK_INVALID_ARGUMENT for an unknown kernel, and with
+ * FK_INVALID_SETTING when FACEKIT_NATIVE holds a value it does not take. */
+int32_t fk_kernel_path_chosen(int32_t kernel, int32_t *path, fk_error *error);
+
+/* The path `kernel` would take if FACEKIT_NATIVE held `value` (NULL: unset), as
+ * fk_kernel_path_chosen reads it; the environment is not consulted. FK_INVALID_SETTING for a
+ * value it does not take. */
+int32_t fk_kernel_path_parse(const char *value, int32_t kernel, int32_t *path, fk_error *error);
 
 /* ---- Images ---------------------------------------------------------------------------------
  * An fk_image is an upright 8-bit BGR image: grey images are expanded, alpha is dropped and
@@ -183,6 +229,11 @@ typedef struct fk_yunet_face {
  * fk_yunet_free. */
 int32_t fk_yunet_create(const char *model_path, fk_yunet **out, fk_error *error);
 
+/* fk_yunet_create with the network run on `path` (an fk_kernel_path): FaceKit's runner or
+ * OpenCV's DNN module, the reference. fk_yunet_create is this with FK_PATH_FROM_ENVIRONMENT.
+ * The two give the same faces within float rounding (Tests/CFaceKitTests/ReferencePathTests). */
+int32_t fk_yunet_create_on_path(const char *model_path, int32_t path, fk_yunet **out, fk_error *error);
+
 void fk_yunet_free(fk_yunet *yunet);
 
 /* Runs the network once on region (image pixels) resized by scale (finite, > 0 and <= 8),
@@ -251,6 +302,12 @@ typedef struct fk_point_tracker fk_point_tracker;
 int32_t fk_point_tracker_create(int32_t window, int32_t levels, fk_point_tracker **out,
                                 fk_error *error);
 
+/* fk_point_tracker_create with the flow computed on `path` (an fk_kernel_path): FaceKit's
+ * lucas_kanade.cpp or OpenCV's calcOpticalFlowPyrLK, the reference. fk_point_tracker_create is
+ * this with FK_PATH_FROM_ENVIRONMENT. */
+int32_t fk_point_tracker_create_on_path(int32_t window, int32_t levels, int32_t path,
+                                        fk_point_tracker **out, fk_error *error);
+
 void fk_point_tracker_free(fk_point_tracker *tracker);
 
 /* Makes frame the tracker's current frame; the current one becomes the previous one. The frame
@@ -289,6 +346,12 @@ typedef struct fk_shape_predictor fk_shape_predictor;
 int32_t fk_shape_predictor_create(const char *model_path, const char *cache_folder, fk_shape_predictor **out,
                                   fk_error *error);
 
+/* fk_shape_predictor_create with the points placed on `path` (an fk_kernel_path): FaceKit's flat
+ * trees (cache_folder used) or dlib's own shape_predictor read by dlib (cache_folder ignored),
+ * the reference. fk_shape_predictor_create is this with FK_PATH_FROM_ENVIRONMENT. */
+int32_t fk_shape_predictor_create_on_path(const char *model_path, const char *cache_folder, int32_t path,
+                                          fk_shape_predictor **out, fk_error *error);
+
 void fk_shape_predictor_free(fk_shape_predictor *predictor);
 
 /* Number of points the model places (68 for the iBUG 300-W model). */
@@ -323,6 +386,13 @@ typedef struct fk_pose {
 int32_t fk_solve_pose(const float *model_points_xyz, const fk_point *image_points, int32_t count,
                       int32_t image_width, int32_t image_height, double focal_length, fk_pose *out,
                       fk_error *error);
+
+/* fk_solve_pose with the iterative refinement on `path` (an fk_kernel_path): FaceKit's
+ * pose_refinement.cpp or cv::solvePnP(SOLVEPNP_ITERATIVE) from the same guess, the reference.
+ * fk_solve_pose is this with FK_PATH_FROM_ENVIRONMENT. */
+int32_t fk_solve_pose_on_path(const float *model_points_xyz, const fk_point *image_points, int32_t count,
+                              int32_t image_width, int32_t image_height, double focal_length,
+                              int32_t path, fk_pose *out, fk_error *error);
 
 /* ---- Video ----------------------------------------------------------------------------------
  * Sequential frame reading on FFmpeg's libavformat and libavcodec (MP4/H.264, MOV/HEVC, AVI/MPEG-4,
@@ -422,6 +492,13 @@ typedef struct fk_face_descriptor fk_face_descriptor;
  * fk_face_descriptor_free. */
 int32_t fk_face_descriptor_create(const char *model_path, fk_face_descriptor **out,
                                   fk_error *error);
+
+/* fk_face_descriptor_create with the convolutions on `path` (an fk_kernel_path):
+ * descriptor_conv.hpp's or dlib's own con_ layer, the reference (the same bits at one BLAS
+ * thread). fk_face_descriptor_create is this with FK_PATH_FROM_ENVIRONMENT; a copy keeps its
+ * source's path. */
+int32_t fk_face_descriptor_create_on_path(const char *model_path, int32_t path, fk_face_descriptor **out,
+                                          fk_error *error);
 
 /* A second handle on the same network as source, for another thread: a copy of its weights,
  * without parsing the file again. source must not be computing meanwhile.

@@ -1,6 +1,6 @@
 // Following points from one video frame to the next (point_tracker.cpp): the tracker's state, and
-// its forward-backward check over a flow function, which the tools' reference (CFaceKitTools)
-// shares with OpenCV's own flow in place of FaceKit's.
+// its forward-backward check over a flow function: FaceKit's (lucas_kanade.cpp) or OpenCV's own,
+// the reference (fk::follow_opencv).
 #pragma once
 
 #include "CFaceKit.h"
@@ -16,6 +16,8 @@
 #pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
 
 struct fk_point_tracker {
+    /// The flow on OpenCV's calcOpticalFlowPyrLK, the reference, instead of lucas_kanade.cpp.
+    bool reference = false;
     cv::Size window;
     int levels;
     /// Frame pixels per tracked pixel, as the width's reduction came out.
@@ -56,6 +58,14 @@ namespace fk {
 
 /// When a point's flow stops (20 steps, or one under 0.03 px).
 inline cv::TermCriteria flow_stop() { return {cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 20, 0.03}; }
+
+/// OpenCV's own pyramidal Lucas-Kanade flow between two pyramids, as fk::follow_lucas_kanade is
+/// called: the reference that FaceKit's flow (lucas_kanade.cpp) gives the bits of.
+inline void follow_opencv(const std::vector<cv::Mat> &from_pyramid, const std::vector<cv::Mat> &to_pyramid,
+                          const std::vector<cv::Point2f> &from, std::vector<cv::Point2f> &to,
+                          std::vector<uchar> &found, cv::Size window, int levels, cv::TermCriteria stop) {
+    cv::calcOpticalFlowPyrLK(from_pyramid, to_pyramid, from, to, found, cv::noArray(), window, levels, stop);
+}
 
 /// fk_point_tracker_follow with `flow` following points from the first pyramid to the second, as
 /// fk::follow_lucas_kanade is called: forward, then back again, the distance back to the start

@@ -21,6 +21,7 @@
 #include "guarded_mapping.hpp"
 #include "guard.hpp"
 #include "image.hpp"
+#include "kernel_path.hpp"
 #include "model_cache.hpp"
 #include "shape_predictor.hpp"
 
@@ -38,7 +39,9 @@
 #include <new>
 #include <type_traits>
 #include <exception>
+#include <istream>
 #include <memory>
+#include <streambuf>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -387,10 +390,53 @@ const fk_shape_predictor &fk_shape_predictor::model_again(const char *why) const
     return *reread_;
 }
 
+size_t fk_shape_predictor::dims() const {
+    return reference ? size_t(reference->num_parts()) * 2 : size_t(initial_shape.size());
+}
+
+namespace {
+
+/// The bytes of a file already read, as a stream for dlib's deserialize.
+struct byte_stream_buffer : std::streambuf {
+    explicit byte_stream_buffer(std::vector<char> &bytes) { setg(bytes.data(), bytes.data(), bytes.data() + bytes.size()); }
+};
+
+/// dlib's own shape_predictor read from `model_path` by dlib's own reader (the file checked and
+/// read whole first, as every model file is: dlib's reader would wait on a named pipe).
+std::shared_ptr<const dlib::shape_predictor> read_reference(const char *model_path) {
+    std::vector<char> bytes = fk::read_model_file(model_path, fk::max_dlib_model_bytes);
+    byte_stream_buffer buffer(bytes);
+    std::istream in(&buffer);
+    auto model = std::make_shared<dlib::shape_predictor>();
+    try {
+        dlib::deserialize(*model, in);
+    } catch (const dlib::serialization_error &e) {
+        throw fk::failure(FK_MODEL_UNAVAILABLE, std::string(model_path) + " is not a dlib shape predictor: " + e.what());
+    }
+    if (model->num_parts() == 0)
+        throw fk::failure(FK_MODEL_UNAVAILABLE, std::string(model_path) + " is a shape predictor of no points");
+    return model;
+}
+
+}  // namespace
+
 extern "C" int32_t fk_shape_predictor_create(const char *model_path, const char *cache_folder,
                                              fk_shape_predictor **out, fk_error *error) {
+    return fk_shape_predictor_create_on_path(model_path, cache_folder, FK_PATH_FROM_ENVIRONMENT, out, error);
+}
+
+extern "C" int32_t fk_shape_predictor_create_on_path(const char *model_path, const char *cache_folder, int32_t path,
+                                                     fk_shape_predictor **out, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(model_path != nullptr && out != nullptr, "model_path and out must not be NULL");
+        if (fk::use_reference(FK_KERNEL_LANDMARKS, path)) {
+            // dlib's own reader and trees: no flat copy, no cache.
+            auto predictor = std::make_unique<fk_shape_predictor>();
+            predictor->model_path = model_path;
+            predictor->reference = read_reference(model_path);
+            *out = predictor.release();
+            return;
+        }
         const mapped_file file(model_path);
         auto predictor = std::make_unique<fk_shape_predictor>();
         predictor->model_path = model_path;
@@ -467,7 +513,13 @@ extern "C" int32_t fk_shape_predictor_predict(const fk_shape_predictor *predicto
         auto place = [&](const cv::Range &range) {
             for (int i = range.start; i < range.end; ++i) {
                 try {
-                    shapes[size_t(i)] = predictor->place(pixels, rects[size_t(i)]);
+                    if (predictor->reference) {
+                        const dlib::full_object_detection shape = (*predictor->reference)(pixels, rects[size_t(i)]);
+                        std::vector<dlib::point> &parts = shapes[size_t(i)];
+                        for (unsigned long k = 0; k < shape.num_parts(); ++k) parts.push_back(shape.part(k));
+                    } else {
+                        shapes[size_t(i)] = predictor->place(pixels, rects[size_t(i)]);
+                    }
                 } catch (...) {
                     std::lock_guard<std::mutex> lock(failure_mutex);
                     failure = std::current_exception();

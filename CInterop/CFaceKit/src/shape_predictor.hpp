@@ -69,10 +69,18 @@ struct cascade_level {
     leaf_floats leaves;          // tree t's leaf l at [(t * (splits_per_tree + 1) + l) * dims, ...)
 };
 
+namespace dlib {
+class shape_predictor;
+}
+
 struct fk_shape_predictor {
     dlib::matrix<float, 0, 1> initial_shape;  // read-only after creation: shareable between threads
     std::vector<cascade_level> levels;
-    size_t dims() const { return size_t(initial_shape.size()); }
+    /// dlib's own shape_predictor, the reference, when the points are placed on the library's
+    /// code (FK_KERNEL_LANDMARKS); the flat arrays above are then empty.
+    std::shared_ptr<const dlib::shape_predictor> reference;
+    /// The model's number of points times 2.
+    size_t dims() const;
 
     /// The model file, named in messages and read again when the flat copy fails.
     std::string model_path;

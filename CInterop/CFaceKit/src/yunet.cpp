@@ -1,9 +1,12 @@
-// YuNet face detection: one network pass (small_cnn) over a resized region, decoded into boxes,
-// five keypoints and scores, thinned by non-maximum suppression.
+// YuNet face detection: one network pass over a resized region, decoded into boxes, five
+// keypoints and scores, thinned by non-maximum suppression. The pass runs on FaceKit's own
+// runner (small_cnn.cpp) or on OpenCV's DNN module, the reference (kernel_path.hpp).
 #include "CFaceKit.h"
 #include "file_input.hpp"
 #include "guard.hpp"
 #include "image.hpp"
+#include "kernel_path.hpp"
+#include "native_logging.hpp"
 #include "small_cnn.hpp"
 
 #include <opencv2/dnn.hpp>
@@ -12,7 +15,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -55,16 +60,114 @@ void resize_into(const cv::Mat &source, cv::Mat &target) {
 
 }  // namespace
 
+namespace {
+
+/// YuNet's network, one pass at a time: the one interface of its two implementations.
+class YuNetNetwork {
+public:
+    virtual ~YuNetNetwork() = default;
+    /// The input, [1, 3, height, width] floats (blue, green, red planes), for the caller to fill.
+    virtual float *input(int height, int width) = 0;
+    /// Runs the network on the input last shaped by input().
+    virtual void run() = 0;
+    /// Output `index` of output_names() as the last run() left it: its floats and their count.
+    virtual std::pair<const float *, size_t> output(int index) const = 0;
+};
+
+/// FaceKit's runner (small_cnn.cpp, the file read by onnx_model.cpp).
+class RunnerNetwork final : public YuNetNetwork {
+public:
+    explicit RunnerNetwork(const fk::onnx::Model &model) : net_(model) {}
+    float *input(int height, int width) override { return net_.input(3, height, width).data.data(); }
+    void run() override { net_.run(); }
+    std::pair<const float *, size_t> output(int index) const override {
+        const fk::cnn::Tensor &t = net_.tensor(output_names()[size_t(index)]);
+        return {t.data.data(), t.total()};
+    }
+
+private:
+    fk::cnn::Network net_;
+};
+
+/// OpenCV's DNN module (cv::dnn::readNetFromONNX, Net::forward): the portable reference. OpenCV
+/// plans every layer again whenever the input size changes, which costs about a pass, so each of
+/// the last few input sizes keeps a network of its own (video and a search's levels alternate
+/// between a few).
+class OpenCvNetwork final : public YuNetNetwork {
+public:
+    explicit OpenCvNetwork(std::vector<char> bytes) : bytes_(std::move(bytes)) { nets_.emplace_back(cv::Size(), make()); }
+
+    float *input(int height, int width) override {
+        size_ = cv::Size(width, height);
+        blob_.create(std::vector<int>{1, 3, height, width}, CV_32F);
+        return blob_.ptr<float>();
+    }
+
+    void run() override {
+        cv::dnn::Net &net = net_for(size_);
+        net.setInput(blob_);
+        net.forward(outputs_, output_names());
+        for (cv::Mat &m : outputs_) {
+            fk::require(m.type() == CV_32F, "OpenCV's network gave an output that is not float");
+            if (!m.isContinuous()) m = m.clone();
+        }
+    }
+
+    std::pair<const float *, size_t> output(int index) const override {
+        const cv::Mat &m = outputs_.at(size_t(index));
+        return {m.ptr<float>(), m.total()};
+    }
+
+private:
+    static constexpr size_t kMaxNets = 4;
+    std::vector<char> bytes_;
+    std::vector<std::pair<cv::Size, cv::dnn::Net>> nets_;  // most recently used last
+    cv::Size size_;
+    cv::Mat blob_;
+    std::vector<cv::Mat> outputs_;
+
+    cv::dnn::Net make() const {
+        cv::dnn::Net net = cv::dnn::readNetFromONNX(bytes_.data(), bytes_.size());
+        if (net.empty()) throw fk::failure(FK_MODEL_UNAVAILABLE, "OpenCV's DNN module read no network");
+        net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+        net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+        return net;
+    }
+
+    cv::dnn::Net &net_for(cv::Size size) {
+        auto found = std::find_if(nets_.begin(), nets_.end(), [&](const auto &entry) { return entry.first == size; });
+        if (found == nets_.end())  // the network made at load, not yet planned for any size
+            found = std::find_if(nets_.begin(), nets_.end(), [](const auto &entry) { return entry.first.empty(); });
+        if (found != nets_.end()) {
+            found->first = size;
+            std::rotate(found, found + 1, nets_.end());
+        } else {
+            if (nets_.size() == kMaxNets) nets_.erase(nets_.begin());
+            nets_.emplace_back(size, make());
+        }
+        return nets_.back().second;
+    }
+};
+
+}  // namespace
+
 struct fk_yunet {
-    fk::cnn::Network net;
+    std::unique_ptr<YuNetNetwork> net;
     cv::Mat input;    // reused between passes: a frame-sized buffer allocated anew is paged in anew
     cv::Mat staging;  // the resized region before a turn, reused likewise
 };
 
 extern "C" int32_t fk_yunet_create(const char *model_path, fk_yunet **out, fk_error *error) {
+    return fk_yunet_create_on_path(model_path, FK_PATH_FROM_ENVIRONMENT, out, error);
+}
+
+extern "C" int32_t fk_yunet_create_on_path(const char *model_path, int32_t path, fk_yunet **out, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(model_path != nullptr && out != nullptr, "model_path and out must not be NULL");
-        const std::vector<char> bytes = fk::read_model_file(model_path, fk::max_network_bytes);
+        const bool reference = fk::use_reference(FK_KERNEL_YUNET, path);
+        std::vector<char> bytes = fk::read_model_file(model_path, fk::max_network_bytes);
+        // The file is read by FaceKit's reader on both paths: it tells a file that is not
+        // YuNet from one that is, with the same messages.
         fk::onnx::Model model;
         try {
             model = fk::onnx::parse(bytes.data(), bytes.size());
@@ -78,12 +181,25 @@ extern "C" int32_t fk_yunet_create(const char *model_path, fk_yunet **out, fk_er
                 throw fk::failure(FK_MODEL_UNAVAILABLE,
                                   std::string(model_path) + " is not a YuNet face detector (no output " + wanted + ")");
         }
-        try {
-            *out = new fk_yunet{fk::cnn::Network(model), cv::Mat(), cv::Mat()};
-        } catch (const fk::cnn::unsupported &e) {
-            throw fk::failure(FK_MODEL_UNAVAILABLE,
-                              std::string(model_path) + " uses what FaceKit's network runner does not have: " + e.what());
+        auto yunet = std::make_unique<fk_yunet>();
+        if (reference) {
+            fk::silence_native_logging();
+            try {
+                yunet->net = std::make_unique<OpenCvNetwork>(std::move(bytes));
+            } catch (const cv::Exception &e) {
+                throw fk::failure(FK_MODEL_UNAVAILABLE,
+                                  std::string(model_path) + " is not a network OpenCV's DNN module reads: " + e.what());
+            }
+        } else {
+            try {
+                yunet->net = std::make_unique<RunnerNetwork>(model);
+            } catch (const fk::cnn::unsupported &e) {
+                throw fk::failure(FK_MODEL_UNAVAILABLE, std::string(model_path) +
+                                                            " uses what FaceKit's network runner does not have: " +
+                                                            e.what());
+            }
         }
+        *out = yunet.release();
     });
 }
 
@@ -162,18 +278,18 @@ extern "C" int32_t fk_yunet_detect(fk_yunet *yunet, const fk_image *image, fk_re
         }
 
         // The network's input: the canvas's blue, green and red planes.
-        fk::cnn::Tensor &planes = yunet->net.input(3, input.rows, input.cols);
+        float *planes = yunet->net->input(input.rows, input.cols);
         const size_t plane = size_t(input.rows) * input.cols;
         for (int y = 0; y < input.rows; ++y) {
             const uint8_t *pixel = input.ptr<uint8_t>(y);
-            float *blue = planes.data.data() + size_t(y) * input.cols;
+            float *blue = planes + size_t(y) * input.cols;
             for (int x = 0; x < input.cols; ++x, pixel += 3) {
                 blue[x] = pixel[0];
                 blue[plane + x] = pixel[1];
                 blue[2 * plane + x] = pixel[2];
             }
         }
-        yunet->net.run();
+        yunet->net->run();
 
         // Input pixels to image pixels: undo the turn, then the mirror, then the resize.
         const double sx = double(whole.width) / width, sy = double(whole.height) / height;
@@ -196,9 +312,9 @@ extern "C" int32_t fk_yunet_detect(fk_yunet *yunet, const fk_image *image, fk_re
             const int columns = input.cols / stride;
             const int cells = columns * (input.rows / stride);
             auto output = [&](int index, int per_cell) {
-                const fk::cnn::Tensor &t = yunet->net.tensor(output_names()[index]);
-                fk::require(t.total() == size_t(cells) * per_cell, "the network's outputs do not match its input grid");
-                return t.data.data();
+                const auto [data, total] = yunet->net->output(index);
+                fk::require(total == size_t(cells) * per_cell, "the network's outputs do not match its input grid");
+                return data;
             };
             const float *cls = output(level, 1);
             const float *obj = output(3 + level, 1);

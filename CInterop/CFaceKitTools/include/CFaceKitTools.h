@@ -116,6 +116,16 @@ int32_t fk_dlib_face_descriptor_compute(fk_dlib_face_descriptor *descriptor, con
 int32_t fk_opencv_point_tracker_follow(fk_point_tracker *tracker, const fk_point *points, int32_t count,
                                        fk_point *out, float *fb_error, fk_error *error);
 
+/* ---- OpenCV's own image decoding ------------------------------------------------------------
+ * cv::imdecode in colour (IMREAD_COLOR: EXIF orientation applied, 8-bit BGR), or at 1/2, 1/4 or
+ * 1/8 of the size (IMREAD_REDUCED_COLOR_2, _4, _8) for reduction 2, 4 or 8: the reference that
+ * FaceKit's own JPEG and PNG reading (libjpeg and libpng called directly, jpeg_decoder.cpp and
+ * png_decoder.cpp, for quiet failures and DCT scaling) is compared with. FK_NOT_AN_IMAGE when
+ * OpenCV decodes nothing. On success *out owns a new fk_image.
+ */
+int32_t fk_opencv_image_decode(const uint8_t *bytes, size_t count, int32_t reduction, fk_image **out,
+                               fk_error *error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,11 +4,11 @@ import Synchronization
 /// Finds faces in images and analyses them, like ML Kit's `FaceDetector`.
 ///
 /// Models are loaded once, at initialisation; ``process(_:)-4y4vc`` then costs only the analysis.
-/// Faces are found by YuNet (a small convolutional network run through OpenCV) at the scale
-/// minFaceSize allows (`SearchPlan`); accurate mode searches finer and mirrored as well. Every
-/// face then gets dlib's 68 landmarks, started from a box mapped from YuNet's (`LandmarkSeed`),
-/// and its head pose from those points fitted to a 3D mean face; landmarks, contours and
-/// probabilities follow the options.
+/// Faces are found by YuNet (a small convolutional network, run by FaceKit's own network runner
+/// in the native shim) at the scale minFaceSize allows (`SearchPlan`); accurate mode searches
+/// finer and mirrored as well. Every face then gets dlib's 68 landmarks, started from a box
+/// mapped from YuNet's (`LandmarkSeed`), and its head pose from those points fitted to a 3D mean
+/// face; landmarks, contours and probabilities follow the options.
 ///
 /// A detector may be shared between threads, but its face-finding network keeps its activations,
 /// so calls on one detector take turns there: for work in parallel, give each thread its own,
@@ -187,26 +187,29 @@ public final class FaceDetector: Sendable {
     /// upright, whatever its scores.
     ///
     /// A face's ``Face/detectionScore`` is the search's score, or for a face the search scored
-    /// below the minimum and a second look kept, its score seen upright.
+    /// below the minimum and a second look kept, its score seen upright. A face the diagonal view
+    /// added (``FaceCandidate/isDiagonal``) is always looked at upright and kept on that look.
     package func examine(_ image: FaceImage, search: FaceSearch? = nil, lookingAtAll: Bool = false)
-        throws(FaceKitError) -> [(face: Face, shape: FaceShape, searchScore: Double, uprightScore: Double?, turned: Bool)]
+        throws(FaceKitError) -> [Examined]
     {
         let search = search ?? FaceSearch(options: options)
         let minimum = options.minDetectionScore
         let candidates = try candidates(in: image, search: search)
         let shapes = try shapes(in: image, seedBoxes: candidates.map(\.seedBox), rolls: candidates.map(\.roll))
-        var analysed: [(face: Face, shape: FaceShape, searchScore: Double, uprightScore: Double?, turned: Bool)] = []
+        var analysed: [Examined] = []
         for (candidate, shape) in zip(candidates, shapes) {
             var upright: Double?
-            if lookingAtAll || (search.secondLook && candidate.score < minimum), let axis = shape.eyeAxis {
+            let looks = candidate.score < minimum || candidate.isDiagonal
+            if lookingAtAll || (search.secondLook && looks), let axis = shape.eyeAxis {
                 upright = try finder.uprightScore(in: image, seedBox: candidate.seedBox, roll: atan2(Double(axis.y), Double(axis.x)))
             }
+            let kept = candidate.isDiagonal ? (upright ?? 0) >= minimum : max(candidate.score, upright ?? 0) >= minimum
             let score = candidate.score >= minimum ? candidate.score : max(candidate.score, upright ?? 0)
-            guard score >= minimum || lookingAtAll else { continue }
+            guard kept || lookingAtAll else { continue }
             let face = try face(
                 frame: image.fullSizeBox(candidate.frame), shape: shape, classifiedAs: shape, detectionScore: score,
                 image: image)
-            analysed.append((face, shape, candidate.score, upright, candidate.roll != nil))
+            analysed.append((face, shape, candidate.score, upright, candidate.roll != nil, candidate.isDiagonal))
         }
         analysed.sort { ($0.face.frame.minX, $0.face.frame.minY) < ($1.face.frame.minX, $1.face.frame.minY) }
         if options.contourMode == .all,
@@ -219,6 +222,12 @@ public final class FaceDetector: Sendable {
         }
         return analysed
     }
+
+    /// A face ``examine(_:search:lookingAtAll:)`` found: its shape, the search's score, the upright
+    /// look's (if taken), whether a turned pass found it and whether the diagonal view added it.
+    package typealias Examined = (
+        face: Face, shape: FaceShape, searchScore: Double, uprightScore: Double?, turned: Bool, diagonal: Bool
+    )
 
     /// YuNet's own detections (box, keypoints, score), merged over the search's passes, in
     /// pixels of the image as decoded: what ``LandmarkSeed`` is fitted on. Empty for dlib's

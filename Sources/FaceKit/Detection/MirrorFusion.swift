@@ -56,6 +56,6 @@ enum MirrorFusion {
         return NativeYuNet.Face(
             box: CGRect(x: origin.x, y: origin.y, width: corner.x - origin.x, height: corner.y - origin.y),
             keypoints: zip(a.keypoints, b.keypoints).map(blend), score: (a.score + b.score) / 2,
-            quarterTurns: a.quarterTurns)
+            quarterTurns: a.quarterTurns, viewDegrees: a.viewDegrees)
     }
 }

@@ -37,7 +37,8 @@ final class YuNetFaceFinder: FaceFinder {
         try detections(in: image, search: search).map { face in
             let start = Self.landmarkStart(of: face)
             return FaceCandidate(
-                frame: face.box, seedBox: start.seedBox, score: face.score, keypoints: face.keypoints, roll: start.roll)
+                frame: face.box, seedBox: start.seedBox, score: face.score, keypoints: face.keypoints, roll: start.roll,
+                isDiagonal: face.viewDegrees != 0)
         }
     }
 
@@ -45,19 +46,23 @@ final class YuNetFaceFinder: FaceFinder {
     /// found in a turned pass its roll in the image (from the eyes' keypoints), so that the model
     /// reads an upright view of it.
     ///
-    /// ``LandmarkSeed`` was fitted on upright faces, so a turned face's box and keypoints are
-    /// turned upright first; its square seed box is the same square in the image.
+    /// ``LandmarkSeed`` was fitted on upright faces, so a turned face's keypoints are turned
+    /// upright first (by the turn of the pass that found it) with its box's upright width; its
+    /// square seed box is the same square in the image, turned back.
     static func landmarkStart(of face: NativeYuNet.Face) -> (seedBox: CGRect, roll: Double?) {
-        guard face.quarterTurns != 0 else {
+        guard face.searchDegrees != 0 else {
             return (LandmarkSeed.box(yunetBox: face.box, keypoints: face.keypoints), nil)
         }
+        // The quarter turns exactly (QuarterTurn), the diagonal view's 45 degrees by cosines.
         let turn = QuarterTurn(face.quarterTurns)
-        let upright = LandmarkSeed.box(
-            yunetBox: turn.box(face.box), keypoints: face.keypoints.map(turn.point))
-        let centre = turn.inverse.point(CGPoint(x: upright.midX, y: upright.midY))
+        func upright(_ point: CGPoint) -> CGPoint { turn.point(turnedClockwise(point, degrees: face.viewDegrees)) }
+        func back(_ point: CGPoint) -> CGPoint { turnedClockwise(turn.inverse.point(point), degrees: -face.viewDegrees) }
+        let width = uprightWidth(of: face)
+        let seed = LandmarkSeed.box(
+            yunetBox: CGRect(x: 0, y: 0, width: width, height: width), keypoints: face.keypoints.map(upright))
+        let centre = back(CGPoint(x: seed.midX, y: seed.midY))
         let seedBox = CGRect(
-            x: centre.x - upright.width / 2, y: centre.y - upright.height / 2, width: upright.width,
-            height: upright.height)
+            x: centre.x - seed.width / 2, y: centre.y - seed.height / 2, width: seed.width, height: seed.height)
         let axis = face.keypoints[1] - face.keypoints[0]
         return (seedBox, atan2(Double(axis.y), Double(axis.x)))
     }
@@ -70,18 +75,23 @@ final class YuNetFaceFinder: FaceFinder {
     /// faces but one of them lies beyond ``lyingRoll`` (by its eyes' keypoints), the regular
     /// passes turned; when none scores ``sureUprightScore``, the regular passes of each turn in
     /// which a coarse look (``SearchPlan/probePass(imageWidth:imageHeight:options:)``) shows a
-    /// face of its own or scores one of them better. A photo of clearly upright faces, the common case, costs the upright
-    /// search alone.
+    /// face of its own or scores one of them better. Then, where all that found a face rolled
+    /// nearer a diagonal than upright, or faces none of which is sure (``diagonalTurns(for:)``),
+    /// the regular passes of the ``DiagonalView`` by the quarter turns that may show them better.
+    /// A photo of clearly upright faces, the common case, costs the upright search alone.
     func detections(in image: FaceImage, search: FaceSearch) throws(FaceKitError)
         -> [NativeYuNet.Face]
     {
         let regular = plan.passes(imageWidth: image.width, imageHeight: image.height, options: options)
-        let coarsest = regular.map(\.scale).min() ?? 0
         let closeUp = search.closeUps ? plan.closeUpPass(imageWidth: image.width, imageHeight: image.height) : nil
         let smallestCloseUp = SearchPlan.closeUpSmallestFace * Double(min(image.width, image.height))
         let minimumScore = minimumScore(for: search)
         var passCount = 0
-        func run(_ pass: SearchPass, turns: Int) throws(FaceKitError) -> [NativeYuNet.Face] {
+        /// The faces of one pass (and its mirrored twin) over `searched`, in its pixels; for a
+        /// close-up pass, those at least `closeUpSmallest` wide.
+        func run(_ pass: SearchPass, turns: Int, over searched: FaceImage, coarsest: Double, closeUpSmallest: Double?)
+            throws(FaceKitError) -> [NativeYuNet.Face]
+        {
             var pass = pass
             pass.quarterTurns = turns
             passCount += 1
@@ -91,20 +101,26 @@ final class YuNetFaceFinder: FaceFinder {
                 var twin = pass
                 twin.isMirrored = true
                 faces = MirrorFusion.fused(
-                    try detect(in: image, pass: pass, minimumScore: floor),
-                    try detect(in: image, pass: twin, minimumScore: floor), minimumScore: minimumScore)
+                    try detect(in: searched, pass: pass, minimumScore: floor),
+                    try detect(in: searched, pass: twin, minimumScore: floor), minimumScore: minimumScore)
             } else {
-                faces = try detect(in: image, pass: pass, minimumScore: minimumScore)
+                faces = try detect(in: searched, pass: pass, minimumScore: minimumScore)
             }
             // A face too large for this level's share of the pyramid is the coarser level's to
             // find: large non-faces (a dog's head) scored above the threshold only when searched
             // finer than the plan intends. The close-up pass is for large faces only.
-            if pass.region == closeUp?.region {
-                faces.removeAll { Self.uprightWidth(of: $0) < smallestCloseUp }
+            if let closeUpSmallest {
+                faces.removeAll { Self.uprightWidth(of: $0) < closeUpSmallest }
             } else if pass.scale > coarsest {
                 faces.removeAll { Self.uprightWidth(of: $0) * pass.scale >= plan.largestFaceOfLevel }
             }
             return faces
+        }
+        let coarsest = regular.map(\.scale).min() ?? 0
+        func run(_ pass: SearchPass, turns: Int) throws(FaceKitError) -> [NativeYuNet.Face] {
+            try run(
+                pass, turns: turns, over: image, coarsest: coarsest,
+                closeUpSmallest: pass.region == closeUp?.region ? smallestCloseUp : nil)
         }
         var found: [NativeYuNet.Face] = []
         for pass in regular { found += try run(pass, turns: 0) }
@@ -131,6 +147,17 @@ final class YuNetFaceFinder: FaceFinder {
                 }
                 for pass in regular + farther { found += try run(pass, turns: turns) }
             }
+            let diagonal = Self.diagonalTurns(for: found.filter { $0.score >= Self.probeScore })
+            if !diagonal.isEmpty {
+                let confident = found.filter { $0.score >= options.minDetectionScore }
+                // Faces the other passes found at the minimum keep their detection: the diagonal
+                // view adds the faces they missed, kept on their upright look.
+                found += try searchDiagonally(image, turns: diagonal) { (pass, turns, view, coarsest) throws(FaceKitError) in
+                    try run(pass, turns: turns, over: view, coarsest: coarsest, closeUpSmallest: nil)
+                }.filter { face in
+                    !confident.contains { BoxOverlap.intersectionOverUnion($0.box, face.box) > Self.maximumOverlap }
+                }
+            }
         }
         // Far below the smallest face asked for: specks (a 6 px "face" in a 480 px photo at
         // minFaceSize 0.05), never the faces the search is for.
@@ -143,6 +170,56 @@ final class YuNetFaceFinder: FaceFinder {
         return search.orientation == .any ? Self.withoutNestedTurns(kept) : kept
     }
 
+    /// The regular passes of `image`'s ``DiagonalView`` by each of `turns`, their faces in the
+    /// image's pixels. The view is made at twice the finest scale the search needs (at most full
+    /// size), so that each pass only halves it, which YuNet's resize does without aliasing.
+    private func searchDiagonally(
+        _ image: FaceImage, turns: [Int],
+        run: (SearchPass, Int, FaceImage, Double) throws(FaceKitError) -> [NativeYuNet.Face]
+    ) throws(FaceKitError) -> [NativeYuNet.Face] {
+        let smallestBox = options.smallestFaceBox(imageWidth: image.width)
+        let finest = plan.finestScale(width: Double(image.width), height: Double(image.height), smallestBox: smallestBox)
+        let view = DiagonalView(imageWidth: image.width, imageHeight: image.height, scale: min(1, 2 * finest))
+        let viewImage = try view.image(of: image)
+        // The same smallest face, in the view's pixels.
+        var viewOptions = options
+        viewOptions.minFaceSize = options.minFaceSize * view.scale * Double(image.width) / Double(view.width)
+        let passes = plan.passes(imageWidth: view.width, imageHeight: view.height, options: viewOptions)
+        let coarsest = passes.map(\.scale).min() ?? 0
+        var faces: [NativeYuNet.Face] = []
+        for turns in turns {
+            for pass in passes { faces += try run(pass, turns, viewImage, coarsest).map(view.imageFace) }
+        }
+        return faces
+    }
+
+    /// The quarter turns of the ``DiagonalView`` to search, given the faces found so far at
+    /// ``probeScore`` or more: those that bring upright a face rolled within ``diagonalReach`` of
+    /// a diagonal (its neighbours, rolled alike, may have scored too low to be found), and when
+    /// no face scores ``sureUprightScore``, the two diagonals either side of the best face's turn:
+    /// a face rolled 45 degrees scores low upright, and in a group photo turned 30 degrees small
+    /// faces score too low to be found and their keypoints are too coarse to tell their roll.
+    /// None for a photo with a sure face, upright or quarter-turned, or with no face at all:
+    /// searched in all four turns, a photo without people showed a dog's head as a face.
+    static func diagonalTurns(for faces: [NativeYuNet.Face]) -> [Int] {
+        guard let best = faces.max(by: { $0.score < $1.score }) else { return [] }
+        var turns = Set(faces.compactMap { face -> Int? in
+            // The clockwise turn that brings the face upright, from the diagonal view's.
+            let fromView = -keypointRoll(of: face) - DiagonalView.degrees
+            let offDiagonal = fromView.remainder(dividingBy: 90)
+            guard abs(offDiagonal) < diagonalReach else { return nil }
+            return QuarterTurn(Int(((fromView - offDiagonal) / 90).rounded())).count
+        })
+        if best.score < sureUprightScore {
+            turns.formUnion([best.quarterTurns, QuarterTurn(best.quarterTurns - 1).count])
+        }
+        return turns.sorted()
+    }
+
+    /// Degrees from a diagonal within which a found face's roll sends the search to the
+    /// ``DiagonalView``: faces rolled 30 to 60 degrees are YuNet's weakest.
+    static let diagonalReach = 30.0
+
     /// Share of the smaller box inside the larger above which two faces found in differently
     /// turned passes are one: a face seen on its side often shows a smaller "face" inside it
     /// (its nose and mouth, turned), which non-maximum suppression keeps, its union with the real
@@ -154,7 +231,7 @@ final class YuNetFaceFinder: FaceFinder {
         var kept: [NativeYuNet.Face] = []
         for face in faces {
             let nested = kept.contains { better in
-                guard better.quarterTurns != face.quarterTurns else { return false }
+                guard better.searchDegrees != face.searchDegrees else { return false }
                 let shared = better.box.intersection(face.box)
                 guard !shared.isNull, !shared.isEmpty else { return false }
                 return shared.area >= nestedShare * min(better.box.area, face.box.area)
@@ -187,7 +264,7 @@ final class YuNetFaceFinder: FaceFinder {
 
     /// The width of a face's box as the face stands upright (a quarter-turned face's box is
     /// taller in the image than it is wide).
-    private static func uprightWidth(of face: NativeYuNet.Face) -> Double {
+    static func uprightWidth(of face: NativeYuNet.Face) -> Double {
         Double(face.quarterTurns % 2 == 0 ? face.box.width : face.box.height)
     }
 

@@ -16,6 +16,7 @@ enum NativeStatus: Int32, CaseIterable {
     case `internal` = 7
     case notAVideo = 8
     case fileUnwritable = 9
+    case invalidSetting = 10
 
     /// The C value of the same name in CFaceKit.h (pinned by a test).
     var cValue: Int32 {
@@ -30,6 +31,7 @@ enum NativeStatus: Int32, CaseIterable {
         case .internal: Int32(FK_INTERNAL.rawValue)
         case .notAVideo: Int32(FK_NOT_A_VIDEO.rawValue)
         case .fileUnwritable: Int32(FK_FILE_UNWRITABLE.rawValue)
+        case .invalidSetting: Int32(FK_INVALID_SETTING.rawValue)
         }
     }
 }
@@ -56,6 +58,8 @@ package func callNative(
     case .imageTooLarge: throw .imageTooLarge(source: subject, reason: message)
     case .modelUnavailable: throw .modelUnavailable(name: subject, reason: message)
     case .outOfMemory: throw .native(reason: "\(subject): out of memory")
+    // The one setting the shim reads itself: which code runs its kernels (CFaceKit.h).
+    case .invalidSetting: throw .invalidOption(name: "FACEKIT_NATIVE", reason: message)
     default: throw .native(reason: "\(subject): \(message)")
     }
 }

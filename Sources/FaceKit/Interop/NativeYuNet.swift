@@ -15,6 +15,12 @@ final class NativeYuNet {
         /// Clockwise quarter turns of the pass that found the face (``SearchPass/quarterTurns``):
         /// the face stood upright in the image turned so.
         var quarterTurns = 0
+        /// Clockwise degrees the image was turned by before that pass (``DiagonalView``): 0, or
+        /// 45 for a face found in the diagonal view.
+        var viewDegrees = 0.0
+
+        /// The clockwise turn, in degrees, that brought the face upright for the pass that found it.
+        var searchDegrees: Double { viewDegrees + 90 * Double(quarterTurns) }
     }
 
     private let pointer: OpaquePointer

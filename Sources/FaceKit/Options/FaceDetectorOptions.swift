@@ -29,7 +29,8 @@ public struct FaceDetectorOptions: Sendable, Equatable {
         /// Faces at any roll: lying on either side or upside down (a photo turned, a person
         /// lying down) as well as upright. Where the upright search leaves doubt (no face, one
         /// lying, or none clearly upright), the image is searched again turned by each quarter
-        /// turn; every face is measured from an upright view of it.
+        /// turn, and turned 45 degrees for faces rolled between; every face is measured from an
+        /// upright view of it.
         case any
     }
 

@@ -30,7 +30,8 @@ struct CollectionInputs {
     /// its last checkpoint, and the output's path for messages.
     init(
         paths: [String], extensions: Set<String> = ImageFileWalker.imageExtensions, shard: CollectionShard?,
-        resuming: (collectionSize: Int?, checkpoint: JournalCheckpoint, output: String)? = nil
+        resuming: (collectionSize: Int?, checkpoint: JournalCheckpoint, output: String)? = nil,
+        run: String = "the interrupted run"
     ) throws(OutputError) {
         let walk = ImageFileWalker(paths: paths, extensions: extensions)
         var positions: Range<Int>?
@@ -50,24 +51,44 @@ struct CollectionInputs {
             if resumedSize != collectionSize {
                 throw OutputError(
                     "\(output): cannot resume: the collection has \(collectionSize ?? 0) files now, "
-                        + "\(resumedSize ?? 0) when the interrupted run started; "
+                        + "\(resumedSize ?? 0) when \(run) started; "
                         + "leave out --resume to start again")
             }
+            var walked = 0
             for _ in 0..<checkpoint.inputs {
                 guard let entry = self.walk.next() else { break }
                 digest.add(entry.path)
                 lastPath = entry.path
+                walked += 1
             }
             guard digest == checkpoint.pathsDigest else {
+                let now =
+                    walked < checkpoint.inputs ? "this walk has only \(walked)" : "this walk with \(lastPath ?? "none")"
                 throw OutputError(
-                    "\(output): cannot resume: the first \(checkpoint.inputs) files are not those the interrupted run "
-                        + "analysed (it ended with \(checkpoint.lastPath ?? "none"), "
-                        + "this walk with \(lastPath ?? "none")); leave out --resume to start again")
+                    "\(output): cannot resume: the first \(checkpoint.inputs) files are not those \(run) "
+                        + "analysed (it ended with \(checkpoint.lastPath ?? "none"), \(now)); "
+                        + "leave out --resume to start again")
             }
         }
         done = resuming?.checkpoint.inputs ?? 0
         self.digest = digest
         self.lastPath = lastPath
+    }
+
+    /// Refuses a complete output (``ResumePlan/complete(finishing:made:)``) whose inputs are not
+    /// those `paths` walk to now: files before its last one changed, or files added after it.
+    static func checkComplete(
+        _ made: CompletedRun, paths: [String], extensions: Set<String>,
+        shard: CollectionShard?, output: String
+    ) throws(OutputError) {
+        let inputs = try CollectionInputs(
+            paths: paths, extensions: extensions, shard: shard,
+            resuming: (made.collectionSize, made.checkpoint, output), run: "the run that made it")
+        if let added = inputs.remaining.first(where: { _ in true }) {
+            throw OutputError(
+                "\(output): cannot resume: the collection has files the run that made it did not have "
+                    + "(the first: \(added.path)); use another --output or drop --resume")
+        }
     }
 
     /// The inputs left to analyse, read lazily.

@@ -12,8 +12,8 @@ import Foundation
 /// file is synced up to `bytes`: the first `inputs` inputs of the run (in walk order, within the
 /// shard) are done and written, with their tally and a digest of their paths, which a resumed run
 /// recomputes to check that it skips the same files. The last checkpoint of a finished run has
-/// `complete` set; a shard's journal is kept after it completes, as its record (a run without
-/// `--shard` deletes its journal).
+/// `complete` set; the journal is kept after the run completes, as the record of what made the
+/// output, which `--resume` compares a later run with and `merge` and `status` read.
 ///
 /// ```
 /// {"collection_size":250,"journal":"facekit analyze","settings":{"classify":false,...,"shard":"2/4"},"version":1}

@@ -10,10 +10,12 @@ enum CollectionOutput {
     case resumable(ResumableFileOutput)
     case stream(OutputFile)
 
-    init(path: String, keepsJournal: Bool, resume: Bool) throws(OutputError) {
+    /// A regular file keeps its journal once complete: the record of what made it, which
+    /// `--resume` compares with and `facekit merge` and `facekit status` read.
+    init(path: String, resume: Bool) throws(OutputError) {
         let target = try OutputTarget(path: path)
         if case .file(let file) = target {
-            self = .resumable(try ResumableFileOutput(path: file, keepsJournal: keepsJournal))
+            self = .resumable(try ResumableFileOutput(path: file, keepsJournal: true))
             return
         }
         guard !resume else {

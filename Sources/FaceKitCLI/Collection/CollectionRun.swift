@@ -5,8 +5,8 @@ import FaceKitArguments
 ///
 /// 1. ``open(_:settings:paths:extensions:context:showProgress:)`` opens `--output`
 ///    (``CollectionOutput``), plans the resume (``ResumePlan``), ends the run if the output is
-///    already complete (it returns `nil`), and reads the inputs (``CollectionInputs``), all
-///    before the models load, so that a refused resume is quick.
+///    already complete from the same inputs and options (it returns `nil`), and reads the inputs
+///    (``CollectionInputs``), all before the models load, so that a refused resume is quick.
 /// 2. The command loads its models; ``close()`` (deferred) leaves the files for a later
 ///    `--resume` whatever happens before the end.
 /// 3. ``start(checkpointInterval:)`` continues the journal of the interrupted run, or writes the
@@ -62,14 +62,17 @@ final class CollectionRun<Settings: JournalSettings> {
         _ flags: CollectionOutputFlags, settings: Settings, paths: [String],
         extensions: Set<String> = ImageFileWalker.imageExtensions, context: CommandContext, showProgress: Bool
     ) throws -> CollectionRun? {
-        // A shard keeps its journal once complete: the record facekit merge and status read.
         let destination = try flags.output.map { path throws(OutputError) in
-            try CollectionOutput(path: path, keepsJournal: flags.shard != nil, resume: flags.resume)
+            try CollectionOutput(path: path, resume: flags.resume)
         }
         let file = destination?.resumable
         do {
             let plan =
                 try file.map { try ResumePlan.make(for: $0, settings: settings, resume: flags.resume) } ?? .fresh
+            if case .complete(_, let made) = plan, let file {
+                try CollectionInputs.checkComplete(
+                    made, paths: paths, extensions: extensions, shard: flags.collectionShard, output: file.path)
+            }
             if let file, try plan.finishIfComplete(file, context: context, showProgress: showProgress) {
                 file.close()
                 return nil

@@ -111,8 +111,8 @@ final class ShardRecord {
                 return .unusable("\(output): no such file, and no \(journalPath)")
             }
             return .unusable(
-                "\(output): no \(journalPath), so it cannot be checked: made without --shard, by another facekit, "
-                    + "or the journal was removed; run the shard again")
+                "\(output): no \(journalPath), so it cannot be checked: written to standard output, by another "
+                    + "facekit, or the journal was removed; run the shard again")
         }
         descriptor = opened
         var running = false

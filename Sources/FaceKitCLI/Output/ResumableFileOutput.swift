@@ -21,7 +21,7 @@ import FaceKitArguments
 ///   syncs it, so every journal line describes data already on disk. The journal's lines are
 ///   opaque here; ``journalLines()`` reads them back, leaving out a last line torn by a crash.
 /// - ``commit()`` renames the partial file over `FILE`, syncs the folder and deletes the journal,
-///   unless ``keepsJournal`` (a shard's journal stays as the record `facekit merge` checks).
+///   unless ``keepsJournal`` (a collection run's journal stays as the record of what made `FILE`).
 /// - ``close()``, or dropping the value without ``commit()``, leaves both files for a resume.
 ///
 /// Neither file is ever opened through a symbolic link, which someone else may have planted at
@@ -121,6 +121,12 @@ final class ResumableFileOutput: TextOutput {
 
     /// Whether `FILE` exists (a link there counts, even one that leads nowhere).
     var outputExists: Bool { folder.status(of: name) != nil }
+
+    /// The size of `FILE`, `nil` when it is not a regular file (or missing).
+    var outputSize: UInt64? {
+        guard let info = folder.status(of: name), (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return UInt64(info.st_size)
+    }
 
     /// The size of `FILE.partial`, `nil` when there is none (or a link: not a file a run wrote).
     var partialSize: UInt64? {

@@ -24,11 +24,16 @@ struct ResumeAnalyzeTests {
                 ["--landmarks", "--jobs", "2", "--output", output, photos], stopAfter: stopAfter)
             #expect(!FileManager.default.fileExists(atPath: output))
             #expect(
-                try Fixture.listing(folder) == ["faces.csv.journal", "faces.csv.partial", "photos", "reference.csv"])
+                try Fixture.listing(folder) == [
+                    "faces.csv.journal", "faces.csv.partial", "photos", "reference.csv", "reference.csv.journal",
+                ])
 
             let resumed = Fixture.analyze(["--landmarks", "--resume", "--output", output, photos])
             #expect(try Fixture.read(output) == Fixture.read(folder + "/reference.csv"))
-            #expect(try Fixture.listing(folder) == ["faces.csv", "photos", "reference.csv"])
+            #expect(
+                try Fixture.listing(folder) == [
+                    "faces.csv", "faces.csv.journal", "photos", "reference.csv", "reference.csv.journal",
+                ])
             // broken.jpg, the last input, fails once, in whichever run reached it; the exit
             // status covers the whole collection.
             #expect(stopped.stderrLines.count + resumed.stderrLines.count == 1)
@@ -133,7 +138,7 @@ struct ResumeAnalyzeTests {
                 .map { String($0.prefix { $0 != "," }) }
             // broken.jpg has its failed row too.
             #expect(sources == Fixture.walkOrder.map { photos + "/" + $0 } + [folder + "/more/photos/a.png"])
-            #expect(try Fixture.listing(folder) == ["faces.csv", "more", "photos"])
+            #expect(try Fixture.listing(folder) == ["faces.csv", "faces.csv.journal", "more", "photos"])
         }
     }
 
@@ -180,7 +185,7 @@ struct ResumeAnalyzeTests {
         }
     }
 
-    @Test("--resume on a complete output does nothing and succeeds; with nothing there it starts afresh")
+    @Test("--resume on a complete output of the same inputs and options does nothing and succeeds; with nothing there it starts afresh")
     func completeOrNothing() throws {
         try TestSupport.withTemporaryFolder { folder in
             let photos = try Fixture.make(in: folder)
@@ -189,12 +194,16 @@ struct ResumeAnalyzeTests {
             #expect(first.status == 1)
             #expect(first.stderrLines.count == 1)
             let written = try Fixture.read(output)
-            try FileManager.default.removeItem(atPath: photos + "/broken.jpg")
-            let again = Fixture.analyze(["--resume", "--output", output, photos])
+            let journal = try Fixture.read(output + ".journal")
+            // The journal stays, ending with its complete checkpoint: the record of what made the file.
+            let lines = String(decoding: journal, as: UTF8.self).split(separator: "\n")
+            #expect(lines.count >= 2 && lines.last!.contains("\"complete\":true"), "\(lines)")
+            let again = Fixture.analyze(["--resume", "--jobs", "2", "--output", output, photos])
             #expect(again.status == 0)
             #expect(again.stderr.isEmpty)
             #expect(try Fixture.read(output) == written)
-            #expect(try Fixture.listing(folder) == ["faces.csv", "photos"])
+            #expect(try Fixture.read(output + ".journal") == journal)
+            #expect(try Fixture.listing(folder) == ["faces.csv", "faces.csv.journal", "photos"])
         }
     }
 
@@ -215,7 +224,10 @@ struct ResumeAnalyzeTests {
             #expect(run.status == 0)
             #expect(run.stderr.isEmpty)
             #expect(try Fixture.read(output) == Fixture.read(folder + "/reference.csv"))
-            #expect(try Fixture.listing(folder) == ["faces.csv", "photos", "reference.csv"])
+            #expect(
+                try Fixture.listing(folder) == [
+                    "faces.csv", "faces.csv.journal", "photos", "reference.csv", "reference.csv.journal",
+                ])
         }
     }
 

@@ -245,12 +245,17 @@ struct MergeCommandTests {
             let photos = try Fixture.make(in: folder)
             let files = Self.shards(2, of: photos, in: folder)
             let output = folder + "/all.csv"
-            // Without --shard the journal goes once the run completes: nothing says what it is.
+            // Without --shard the journal says so; written to standard output, nothing says what it is.
             let plain = folder + "/plain.csv"
             _ = Fixture.analyze(["--output", plain, photos])
             Self.expectRefused(
                 [files[0], plain], output: output,
-                ["\(plain): no \(plain).journal, so it cannot be checked"])
+                ["\(plain): made without --shard, so it is not part of a sharded output"])
+            let redirected = folder + "/redirected.csv"
+            try Fixture.analyze([photos]).stdout.write(toFile: redirected, atomically: false, encoding: .utf8)
+            Self.expectRefused(
+                [files[0], redirected], output: output,
+                ["\(redirected): no \(redirected).journal, so it cannot be checked"])
             Self.expectRefused(
                 [files[0], folder + "/nothing.csv"], output: output,
                 ["\(folder)/nothing.csv: no such file, and no \(folder)/nothing.csv.journal"])
@@ -333,10 +338,13 @@ struct MergeCommandTests {
             #expect(again.status == 0)
             #expect(again.stderr.isEmpty)
             #expect(try Fixture.read(files[1]) == written && Fixture.read(files[1] + ".journal") == journal)
-            // Before, a complete output from other options counted as complete; the journal now tells.
+            // A complete output from other options is not complete for this run: the journal tells.
             let other = Fixture.analyze(["--landmarks", "--shard", "2/2", "--resume", "--output", files[1], photos])
             #expect(other.status == 64)
-            #expect(other.stderr.contains("this run: --landmarks)"), "\(other.stderr)")
+            #expect(
+                other.stderr.hasPrefix(
+                    "Error: --resume: \(files[1]) was made with no --landmarks; this run asks --landmarks; "
+                        + "use another --output or drop --resume"), "\(other.stderr)")
         }
     }
 }

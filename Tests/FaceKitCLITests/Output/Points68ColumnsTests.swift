@@ -30,12 +30,13 @@ struct Points68ColumnsTests {
         let csv = TestSupport.analyze(["--points68"] + photos)
         let jsonl = TestSupport.analyze(["--points68", "--format", "jsonl"] + photos)
         #expect(csv.status == 0 && jsonl.status == 0, "\(csv.stderr)")
-        let header = try #require(csv.stdoutLines.first).split(separator: ",").map(String.init)
+        let table = try CSVTable(text: csv.stdout)
+        let header = table.header
         #expect(header.count == 26 + 136)
-        let x0 = try #require(header.firstIndex(of: "x_0"))
-        let y0 = try #require(header.firstIndex(of: "y_0"))
+        let x0 = try #require(table.column("x_0"))
+        let y0 = try #require(table.column("y_0"))
         #expect(y0 == x0 + 68 && header.last == "y_67")
-        let rows = csv.stdoutLines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let rows = table.records
         let objects = try jsonl.stdoutLines.map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
@@ -46,12 +47,15 @@ struct Points68ColumnsTests {
             #expect(points.count == 68)
             for index in 0..<68 {
                 let pair = points[index] as? [Double]
-                #expect(Double(row[x0 + index]) == pair?[0] && Double(row[y0 + index]) == pair?[1], "point \(index)")
+                #expect(
+                    Double(row["x_\(index)"] ?? "") == pair?[0] && Double(row["y_\(index)"] ?? "") == pair?[1],
+                    "point \(index)")
             }
             // The face people annotated: the one whose box holds their points' centre.
-            let truth = try Self.annotation(String(row[0]).replacingOccurrences(of: ".jpg", with: ".pts"))
+            let truth = try Self.annotation(try #require(row["source"]).replacingOccurrences(of: ".jpg", with: ".pts"))
             let centre = (truth.map(\.x).reduce(0, +) / 68, truth.map(\.y).reduce(0, +) / 68)
-            guard let x = Double(row[6]), let y = Double(row[7]), let w = Double(row[8]), let h = Double(row[9]),
+            guard let x = Double(row["x"] ?? ""), let y = Double(row["y"] ?? ""), let w = Double(row["width"] ?? ""),
+                let h = Double(row["height"] ?? ""),
                 (x...x + w).contains(centre.0), (y...y + h).contains(centre.1)
             else { continue }
             let scale = Double(hypot(truth[36].x - truth[45].x, truth[36].y - truth[45].y))

@@ -27,13 +27,10 @@ struct KnownPeopleTests {
     }
 
     /// (file name, person) of each CSV row.
-    static func people(_ run: TestSupport.Run) -> [(file: String, person: String)] {
-        let header = run.stdoutLines[0].split(separator: ",", omittingEmptySubsequences: false)
-        let person = header.firstIndex(of: "person")!
-        return run.stdoutLines.dropFirst().map { line in
-            let cells = line.split(separator: ",", omittingEmptySubsequences: false)
-            return ((String(cells[0]) as NSString).lastPathComponent, String(cells[person]))
-        }
+    static func people(_ run: TestSupport.Run) throws -> [(file: String, person: String)] {
+        let table = try CSVTable(text: run.stdout)
+        let sources = try #require(table.cells("source")), people = try #require(table.cells("person"))
+        return zip(sources, people).map { (($0 as NSString).lastPathComponent, $1) }
     }
 
     @Test("every face of a known person in test/ is named after them, from both folder layouts")
@@ -44,7 +41,7 @@ struct KnownPeopleTests {
                 files: [("rose_leslie", Self.identities + "/train/rose_leslie/img1.jpg")])
             let run = TestSupport.analyze(["--known", known, Self.identities + "/test"])
             #expect(run.status == 0, "\(run.stderr)")
-            let named = Self.people(run)
+            let named = try Self.people(run)
             let expected = [
                 "alex_lacamoire1.jpg": ["alex_lacamoire"], "johnsnow_test1.jpg": ["kit_harington"],
                 "kit_with_rose.jpg": ["rose_leslie", "kit_harington"], "obama1.jpg": ["obama"],
@@ -63,13 +60,12 @@ struct KnownPeopleTests {
             let known = try Self.knownFolder(root, folders: ["obama", "biden"])
             let run = TestSupport.analyze(["--known", known, Self.identities + "/test/kit_with_rose.jpg"])
             #expect(run.status == 0)
-            let rows = run.stdoutLines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-            #expect(rows.count == 2)
-            let header = try #require(run.stdoutLines.first).split(separator: ",").map(String.init)
-            let person = try #require(header.firstIndex(of: "person"))
-            for row in rows {
-                #expect(row[person] == "", "named \(row[person])")
-                #expect(Double(row[person + 1])! > KnownPeople.defaultTolerance)
+            let table = try CSVTable(text: run.stdout)
+            #expect(table.rows.count == 2)
+            try #require(table.column("person") != nil && table.column("person_distance") != nil, "\(table.header)")
+            for row in table.records {
+                #expect(row["person"] == "", "named \(row["person"] ?? "")")
+                #expect(Double(row["person_distance"]!)! > KnownPeople.defaultTolerance)
             }
         }
     }
@@ -85,7 +81,7 @@ struct KnownPeopleTests {
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stderr.contains("broken.jpg: skipped as a reference image of obama"))
             #expect(run.stderr.contains("group.jpg: skipped as a reference image of group: 3 faces found"))
-            #expect(Self.people(run).map(\.person) == ["obama"])
+            #expect(try Self.people(run).map(\.person) == ["obama"])
         }
     }
 

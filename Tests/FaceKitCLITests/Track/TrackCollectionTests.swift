@@ -121,7 +121,7 @@ struct TrackCollectionTests {
             let resumed = Self.track(["--format", "jsonl", "--resume", "--output", output, clips])
             #expect(resumed.status == 0, "\(resumed.stderr)")
             #expect(try String(contentsOfFile: output, encoding: .utf8) == whole.stdout)
-            #expect(try PhotoCollectionFixture.listing(folder) == ["clips", "faces.jsonl"])
+            #expect(try PhotoCollectionFixture.listing(folder) == ["clips", "faces.jsonl", "faces.jsonl.journal"])
         }
     }
 

@@ -136,7 +136,10 @@ struct TrackCommandTests {
                 #expect(track[6] == "4960")
                 #expect(track[8].isEmpty && track[9].isEmpty, "no classification: \(track)")
             }
-            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["faces.csv", "tracks.csv"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [
+                    "faces.csv", "faces.csv.journal", "tracks.csv",
+                ])
         }
     }
 

@@ -3,6 +3,8 @@ import FaceKitTestSupport
 import Foundation
 import Testing
 
+@testable import FaceKitCLI
+
 /// Video frames have the pixel limit photos have (`FaceImage.defaultMaxPixels`, 100 million):
 /// a video of larger frames is refused by name before a frame is decoded, and the run goes on.
 @Suite("the pixel limit of video frames", .needsModels)
@@ -24,13 +26,13 @@ struct VideoPixelLimitTests {
                     "facekit: \(large): image too large: frames of 12000x12000 pixels are over the limit of 100000000"
                 ], "\(run.stderr)")
             // The refused video's one row says so (issue 54's `failed` row); the next video's rows follow.
-            let header = try #require(run.stdoutLines.first).split(separator: ",").map(String.init)
-            let statusAt = try #require(header.firstIndex(of: "status"))
-            let rows = run.stdoutLines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-            let refused = rows.filter { $0[0] == large }
-            #expect(refused.map { String($0[statusAt]) } == ["failed"])
-            #expect(refused.first?.last.map(String.init)?.hasPrefix("image too large") == true, "\(refused)")
-            let tracked = rows.filter { $0[0] == TrackCommandTests.crossing }
+            let table = try CSVTable(text: run.stdout)
+            try #require(table.column("status") != nil && table.column("failure") != nil, "\(table.header)")
+            let rows = table.records
+            let refused = rows.filter { $0["source"] == large }
+            #expect(refused.map { $0["status"] } == ["failed"])
+            #expect(refused.first?["failure"]?.hasPrefix("image too large") == true, "\(refused)")
+            let tracked = rows.filter { $0["source"] == TrackCommandTests.crossing }
             #expect(!tracked.isEmpty && tracked.count == rows.count - 1)
         }
     }

@@ -31,8 +31,8 @@ struct AnyOrientationTests {
     static func rollDifference(_ a: Double, _ b: Double) -> Double { remainder(a - b, 360) }
 
     @Test(
-        "a face turned a quarter, half or three quarter turn is found and measured as upright",
-        arguments: [90, 180, 270])
+        "a face turned a quarter, half or three quarter turn, or between them, is found and measured as upright",
+        arguments: [90, 180, 270, 45, 135, 225])
     func quarterTurns(degrees: Int) throws {
         let detector = try Self.detector()
         let photo = PhotoVariant(image: try FaceImage(contentsOfFile: TestData.fixture("astronaut.png")), faces: [])
@@ -82,6 +82,18 @@ struct AnyOrientationTests {
         let faces = try Self.detector().process(photo.image)
         #expect(photo.matches(faces.map(\.frame)).count == photo.faces.count, "\(faces.count) faces for \(photo.faces.count) labels")
         #expect(faces.count == photo.faces.count)
+    }
+
+    @Test(
+        "a group photo turned between upright and a quarter turn keeps its small faces, which score low upright",
+        .needsSharedData, arguments: [30, -60])
+    func diagonalGroupPhoto(degrees: Int) throws {
+        let labels = try LabelledBoxes(contentsOf: TestData.shared("photos/dlib-faces/training.xml"))
+        let group = try #require(labels.images.first { $0.file.hasSuffix("2007_007763.jpg") })
+        let photo = try PhotoVariant(image: FaceImage(contentsOfFile: group.file), faces: group.boxes.map(PhotoVariant.Face.init(box:)))
+            .reduced(toLongSide: CoverageSets.longestSide).turned(byDegrees: Double(degrees))
+        let faces = try Self.detector().process(photo.image)
+        #expect(photo.matches(faces.map(\.frame)).count == photo.faces.count, "\(faces.count) faces for \(photo.faces.count) labels")
     }
 
     /// obama.jpg cut as `CoverageSets.closeUp` cuts it (`larger`: 0.7 of the face's box around its
