@@ -25,11 +25,41 @@ struct FuzzRegressionTests {
         #expect(image == nil)
     }
 
-    @Test("a WebM of two damaged VP8 streams reads as frames of its declared size, damage named, then ends")
+    /// The size the pixel limit sees for `bytes` (under a limit of 1 pixel, the refusal names it)
+    /// and the size that decodes under no limit.
+    static func limitAndDecodedSize(_ bytes: [UInt8]) throws -> (refused: String, width: Int32, height: Int32) {
+        var none: OpaquePointer?
+        let refused = NativeCall { fk_image_create_from_encoded(bytes, bytes.count, 1, &none, $0) }
+        StatusTests.expectStatus(FK_IMAGE_TOO_LARGE, refused, "under a limit of 1 pixel")
+        #expect(none == nil)
+        var image: OpaquePointer?
+        let read = NativeCall { fk_image_create_from_encoded(bytes, bytes.count, 0, &image, $0) }
+        try #require(read.status == FK_OK.code, "\(read.message)")
+        defer { fk_image_free(image) }
+        var width: Int32 = 0, height: Int32 = 0
+        _ = NativeCall { fk_image_get_size(image, &width, &height, $0) }
+        return (refused.message, width, height)
+    }
+
+    @Test("the header harness's seeds: a TEM marker after a JPEG's start and an OS/2 bitmap, measured as they decode")
+    func headerSeeds() throws {
+        // FF01 (TEM) has no length: libjpeg passes over it, and so does the size the limit sees.
+        let jpeg = try Self.limitAndDecodedSize(try Self.bytes("header/tem-marker-16x12.jpg"))
+        #expect(jpeg.refused == "16x12 pixels is over the limit of 1")
+        #expect(jpeg.width == 16 && jpeg.height == 12)
+        // OS/2 1.x's 12-byte header has 16-bit sides: once read as 32-bit ones (786448x1572865).
+        let os2 = try Self.limitAndDecodedSize(try Self.bytes("header/os2-core-header-16x12.bmp"))
+        #expect(os2.refused == "16x12 pixels is over the limit of 1")
+        #expect(os2.width == 16 && os2.height == 12)
+    }
+
+    @Test("a WebM of two damaged VP8 streams reads as frames of their own size, every pixel readable, then ends")
     func twoDamagedVP8Streams() throws {
         // OpenCV's FFmpeg backend converted its frames from a buffer sized for the stream's coded
         // size, smaller than the damaged frame: a read past the buffer (ASan: 6,912 bytes). The
-        // reader now converts each frame from its own planes at its own size.
+        // reader now converts each frame from its own planes at its own size, and hands it out
+        // at that size (a size that changes on the way is a stream's right: issue 55), here a
+        // frame of 64x1 in a stream that opens at 64x36.
         let path = Self.folder + "/video/two-damaged-vp8-streams.webm"
         var video: OpaquePointer?
         let opened = NativeCall { fk_video_open(path, 0, &video, $0) }
@@ -39,6 +69,7 @@ struct FuzzRegressionTests {
         #expect(NativeCall { fk_video_get_info(video, &info, $0) }.status == FK_OK.code)
         #expect(info.width == 64 && info.height == 36)
         var frames = 0
+        var sizes: [String] = []
         while frames < 100 {
             var image: OpaquePointer?
             var index: Int64 = 0
@@ -50,9 +81,14 @@ struct FuzzRegressionTests {
             defer { fk_image_free(image) }
             var width: Int32 = 0, height: Int32 = 0
             _ = NativeCall { fk_image_get_size(image, &width, &height, $0) }
-            #expect(width == info.width && height == info.height, "frame \(index)")
+            sizes.append("\(width)x\(height)")
+            try #require(width > 0 && height > 0, "frame \(index)")
+            var pixels = [UInt8](repeating: 0, count: Int(width * height * 3))
+            let copied = NativeCall { fk_image_copy_pixels(image, Int32(FK_PIXEL_BGR8.rawValue), &pixels, pixels.count, width * 3, $0) }
+            #expect(copied.status == FK_OK.code, "frame \(index): \(copied.message)")
             frames += 1
         }
         #expect(frames >= 1 && frames < 100)
+        #expect(sizes.contains("64x1"), "the damaged frame at its own size: \(sizes)")
     }
 }

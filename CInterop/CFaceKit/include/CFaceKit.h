@@ -405,7 +405,8 @@ int32_t fk_solve_pose_on_path(const float *model_points_xyz, const fk_point *ima
 typedef struct fk_video fk_video;
 
 typedef struct fk_video_info {
-    int32_t width;         /* of the upright frames */
+    int32_t width;         /* of the upright frames as the stream opens (a stream may change its
+                              resolution on the way: each frame comes at its own size) */
     int32_t height;
     double fps;            /* as the container declares; 0 when unknown */
     int64_t frame_count;   /* as the container declares; an estimate, 0 when unknown */
@@ -463,7 +464,9 @@ int32_t fk_video_get_info(const fk_video *video, fk_video_info *out, fk_error *e
 
 /* Advances by one frame. When decode is non-zero the frame is decoded into *frame (a new image,
  * to be released with fk_image_free); otherwise it is only skipped, which is much cheaper.
- * *index receives the 0-based frame index and *timestamp_ms its presentation time.
+ * *index receives the 0-based frame index and *timestamp_ms its presentation time. A frame
+ * comes at its own size: after a resolution change in the stream (legal in broadcast and adaptive
+ * streams) that is not fk_video_info's, and it is not damage (fk_video_get_damage).
  * At the end of the stream, or when the data stops decoding, *frame is NULL and *ended is 1
  * (compare the last index with fk_video_info.frame_count to tell the two apart); *index and
  * *timestamp_ms are then left as they were. frame may be NULL when decode is 0. On failure no

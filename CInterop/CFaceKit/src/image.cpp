@@ -210,15 +210,12 @@ std::unique_ptr<fk_image> decode(const Bytes &bytes, int64_t max_pixels, int32_t
     }
     if (is_jpeg(bytes)) {
         if (jpeg_is_truncated(bytes)) throw fk::failure(FK_NOT_AN_IMAGE, "truncated JPEG (no end-of-image marker)");
-        // libjpeg's own reading of the markers: the size it will decode, whatever markers come
-        // before the frame (a walk of our own once took FF01, which has no length, for a segment
-        // and saw a fake 1x4 frame in front of a 16000x16000 one).
-        const auto [w, h] = fk::jpeg_size(bytes);
+        const auto [w, h] = *fk::declared_image_size(bytes);
         if (w <= 0 || h <= 0) throw fk::failure(FK_NOT_AN_IMAGE, "header gives no image size");
         check_pixel_limit(w, h, max_pixels);
         return decode_jpeg_file(bytes, w, h, min_width, reduction);
     }
-    auto size = header_size(bytes);
+    auto size = fk::declared_image_size(bytes);
     if (size) {
         auto [w, h] = *size;
         if (w <= 0 || h <= 0) throw fk::failure(FK_NOT_AN_IMAGE, "header gives no image size");
@@ -241,6 +238,18 @@ std::unique_ptr<fk_image> decode(const Bytes &bytes, int64_t max_pixels, int32_t
 }
 
 }  // namespace
+
+std::optional<std::pair<int64_t, int64_t>> fk::declared_image_size(const Bytes &bytes) {
+    if (fk::is_heif(bytes)) {
+        fk::HeifImage heif(bytes);   // the boxes only
+        return std::make_pair(int64_t(heif.width()), int64_t(heif.height()));
+    }
+    // libjpeg's own reading of the markers: the size it will decode, whatever markers come
+    // before the frame (a walk of our own once took FF01, which has no length, for a segment
+    // and saw a fake 1x4 frame in front of a 16000x16000 one).
+    if (is_jpeg(bytes)) return fk::jpeg_size(bytes);
+    return header_size(bytes);
+}
 
 extern "C" int32_t fk_image_create_from_file(const char *path, int64_t max_pixels, fk_image **out,
                                              fk_error *error) {

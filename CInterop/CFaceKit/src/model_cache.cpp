@@ -88,7 +88,8 @@ std::vector<index_record> read_index(int fd) {
         checksum != fk::content_hash(bytes.data(), bytes.size() - 8))
         return {};
     std::vector<index_record> records(size_t(header.count));
-    std::memcpy(records.data(), bytes.data() + sizeof header, records.size() * sizeof(index_record));
+    // An index of no records has no memory to copy to (memcpy's pointers must not be null).
+    if (!records.empty()) std::memcpy(records.data(), bytes.data() + sizeof header, records.size() * sizeof(index_record));
     return records;
 }
 

@@ -76,6 +76,13 @@ bool write_exact(int fd, const void *from, size_t bytes) {
     return true;
 }
 
+/// memcpy of `count` bytes, which may be none: memcpy's pointers must not be null even for none,
+/// and an empty vector's data() is (a copy of no levels, or a level of no trees, found by
+/// scripts/fuzz's cache harness under UBSan).
+void copy_bytes(void *to, const void *from, size_t count) {
+    if (count > 0) std::memcpy(to, from, count);
+}
+
 /// a * b + c, or false when it overflows.
 bool multiply_add(uint64_t a, uint64_t b, uint64_t c, uint64_t &out) {
     uint64_t product;
@@ -136,7 +143,7 @@ bool fk_shape_predictor::read_flat(int fd, const std::string &path, uint64_t sou
     uint64_t at = sizeof header + header.level_count * sizeof(flat_level_header);
     if (at + header.dims * sizeof(float) > size) return false;
     std::vector<flat_level_header> shapes(header.level_count);
-    std::memcpy(shapes.data(), bytes + sizeof header, shapes.size() * sizeof(flat_level_header));
+    copy_bytes(shapes.data(), bytes + sizeof header, shapes.size() * sizeof(flat_level_header));
     const uint64_t initial_at = at;
     at += header.dims * sizeof(float);
     // The sizes the counts imply must add up to the file's size exactly, before anything is
@@ -158,13 +165,13 @@ bool fk_shape_predictor::read_flat(int fd, const std::string &path, uint64_t sou
         level.tree_count = size_t(shape.tree_count);
         level.splits_per_tree = size_t(shape.splits_per_tree);
         level.splits.resize(level.tree_count * level.splits_per_tree);
-        std::memcpy(level.splits.data(), bytes + layout.splits, level.splits.size() * sizeof(cascade_level::split));
+        copy_bytes(level.splits.data(), bytes + layout.splits, level.splits.size() * sizeof(cascade_level::split));
         level.leaves = leaf_floats(mapping, reinterpret_cast<const float *>(bytes + layout.leaves),
                                    size_t((layout.anchors - layout.leaves) / sizeof(float)));
         std::vector<uint64_t> anchors(size_t(shape.anchor_count));
         std::vector<float> deltas(2 * anchors.size());
-        std::memcpy(anchors.data(), bytes + layout.anchors, anchors.size() * sizeof(uint64_t));
-        std::memcpy(deltas.data(), bytes + layout.deltas, deltas.size() * sizeof(float));
+        copy_bytes(anchors.data(), bytes + layout.anchors, anchors.size() * sizeof(uint64_t));
+        copy_bytes(deltas.data(), bytes + layout.deltas, deltas.size() * sizeof(float));
         level.anchor_idx.assign(anchors.begin(), anchors.end());
         level.deltas.resize(anchors.size());
         for (size_t k = 0; k < anchors.size(); ++k) level.deltas[k] = dlib::vector<float, 2>(deltas[2 * k], deltas[2 * k + 1]);

@@ -312,8 +312,10 @@ decoded_frame video_decoder::next(bool convert) {
     out.position_ms = time != AV_NOPTS_VALUE ? double(time - start_time_) * time_base_ * 1000
                                              : std::numeric_limits<double>::quiet_NaN();
     const uint64_t errors = tally_.count();
+    // A frame of another size than the stream's first is not damage: a stream may change its
+    // resolution on the way (broadcast, adaptive streaming), and the frame comes at its own size.
     out.damaged = refused || errors != errors_seen_ || frame_->decode_error_flags != 0 ||
-                  (frame_->flags & AV_FRAME_FLAG_CORRUPT) != 0 || frame_->width != width_ || frame_->height != height_;
+                  (frame_->flags & AV_FRAME_FLAG_CORRUPT) != 0;
     errors_seen_ = errors;
     if (convert) {
         out.image = convert_last();
@@ -336,9 +338,9 @@ cv::Mat video_decoder::convert_last() {
     uint8_t *planes[4] = {buffer.data, nullptr, nullptr, nullptr};
     int strides[4] = {stride, 0, 0, 0};
     sws_scale(scaler_, frame_->data, frame_->linesize, 0, height, planes, strides);
+    // Each frame at its own size, also where the stream's resolution changed on the way (its
+    // new geometry: the caller sees the size change; fk_video_info keeps the first size).
     cv::Mat sized(height, width, CV_8UC3, buffer.data, size_t(stride));
-    // A stream whose frames change size on the way: every frame comes out at the declared size.
-    if (width != width_ || height != height_) cv::resize(sized.clone(), sized, cv::Size(width_, height_), 0, 0, cv::INTER_AREA);
     cv::Mat image;
     switch (rotation_) {
     case 90: cv::rotate(sized, image, cv::ROTATE_90_CLOCKWISE); break;

@@ -31,8 +31,9 @@ struct decoded_frame {
     bool ok = false;
     /// Whether `image` holds the pixels (next() converts only when asked).
     bool converted = false;
-    /// The decoder concealed damage in it or could not decode it fully, FFmpeg logged errors for
-    /// this video since the frame before, or its size is not the stream's (it is scaled to it).
+    /// The decoder concealed damage in it or could not decode it fully, or FFmpeg logged errors
+    /// for this video since the frame before. A frame of another size than the stream's first
+    /// (a resolution change) is not damaged: it comes at its own size.
     bool damaged = false;
     /// No frame because a live source sent nothing for its timeout.
     bool stalled = false;
@@ -58,7 +59,8 @@ class video_decoder {
     video_decoder(const video_decoder &) = delete;
     video_decoder &operator=(const video_decoder &) = delete;
 
-    /// The upright frames' size.
+    /// The upright size of the stream's frames as it opened (a later frame may have another:
+    /// next() gives each at its own).
     int width() const { return quarter_turn() ? height_ : width_; }
     int height() const { return quarter_turn() ? width_ : height_; }
     /// As the container declares it; 0 when unknown.

@@ -24,7 +24,9 @@ public final class VideoReader {
 
     /// The file's path, or the live source as given (`-` for standard input).
     public let path: String
-    /// Size of the upright frames.
+    /// Size of the upright frames as the stream opens. A stream may change its resolution on the
+    /// way (MPEG-TS allows it; broadcast and adaptive streams do it): each ``Frame/image`` comes
+    /// at its own size, and a change of size is not ``damage``.
     public let width: Int
     public let height: Int
     /// Frames per second as the container declares them; 0 when unknown.

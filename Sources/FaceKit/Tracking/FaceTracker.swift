@@ -23,7 +23,10 @@ import Synchronization
 ///
 /// The options must have `isTrackingEnabled` set, as ML Kit asks; contours are refused with
 /// tracking (``FaceDetectorOptions/validate()``). Frames are expected in playing order, with
-/// their presentation time, which the tracker uses to predict motion across skipped frames.
+/// their presentation time, which the tracker uses to predict motion across skipped frames. A
+/// frame of another size than the one before (a stream whose resolution changes on the way, as
+/// broadcast and adaptive streams may) starts a new shot, as a cut does: its faces are found at
+/// its own size and taken up again by appearance only.
 /// A tracker follows one video at a time: it may be handed between threads and tasks, and calls
 /// from several take turns, but frames of two videos given to one tracker would be followed as
 /// one video.

@@ -27,6 +27,9 @@ struct FrameTracker {
     /// Analysed frames since a followed face was lost while its track lives on.
     private var framesSinceLoss = Int.max / 2
     private var cuts = SceneCutDetector()
+    /// The size of the last frame tracked: a frame of another size (a stream whose resolution
+    /// changes on the way, as broadcast and adaptive streams may) starts a new shot.
+    private var lastFrameSize: (width: Int, height: Int)?
     /// Every track of this video, with its descriptors as far as they are recorded.
     private(set) var spans: TrackJoining
     /// Descriptors not yet in ``spans``, in the order they were taken (which fixes the order of
@@ -54,7 +57,12 @@ struct FrameTracker {
         if let error = descriptorWorker?.takeError() { throw error }
         let reduction = FaceFollower.reduction(frameWidth: image.width, options: options)
         try pointTracker.push(image, reduction: reduction)
-        let isCut = try cuts.isCut(image)
+        let isEdit = try cuts.isCut(image)
+        // New geometry is a new shot too: positions, flow and smoothing of the old size mean
+        // nothing at the new one.
+        let isResized = lastFrameSize.map { $0 != (image.width, image.height) } ?? false
+        lastFrameSize = (image.width, image.height)
+        let isCut = isEdit || isResized
         if isCut {
             // A new shot: nothing is carried over by position or flow, only by appearance.
             tracker.endShot()
@@ -129,6 +137,7 @@ struct FrameTracker {
         tracker = BoxTracker(configuration: tracker.configuration)
         followed.removeAll()
         cuts = SceneCutDetector()
+        lastFrameSize = nil
         descriptorWorker?.waitForAll()
         _ = descriptorWorker?.takeError()
         unrecordedDescriptors.removeAll()

@@ -25,6 +25,9 @@ final class AnnotatedVideoCopy {
     /// Its descriptor holds the file's lock until it is renamed or removed (``deinit``).
     private let temporary: TemporaryFile
     private let writer: VideoWriter
+    /// The copy's frame size: the input's as it opened.
+    let width: Int
+    let height: Int
     private(set) var framesWritten = 0
     /// Whether the file was put in place; if not, it is removed with this value.
     private var finished = false
@@ -35,6 +38,8 @@ final class AnnotatedVideoCopy {
                 "\(target.input): not annotated: its \(VideoWriter.tooSmallReason(width: width, height: height))")
         }
         self.target = target
+        self.width = width
+        self.height = height
         do {
             temporary = try AnnotationFileWriter.temporaryFile(for: target)
         } catch {
@@ -59,9 +64,33 @@ final class AnnotatedVideoCopy {
     }
 
     /// Appends a frame. Its failure is the writer's own: the frames before it stay, for ``finish()``.
+    /// A frame of another size (a stream whose resolution changed on the way) is fitted into the
+    /// copy's (``fitted(_:width:height:)``).
     func write(_ image: FaceImage) throws(FaceKitError) {
-        try writer.write(image)
+        try writer.write(image.width == width && image.height == height ? image : Self.fitted(image, width: width, height: height))
         framesWritten += 1
+    }
+
+    /// `image` scaled to fit `width` x `height` whole, its sides' ratio kept, and centred on black
+    /// (bars above and below, or left and right, where the ratios differ): a video file has one
+    /// frame size, and a stream that changes its resolution keeps its picture.
+    static func fitted(_ image: FaceImage, width: Int, height: Int) throws(FaceKitError) -> FaceImage {
+        let scale = min(Double(width) / Double(image.width), Double(height) / Double(image.height))
+        let fitWidth = min(width, max(1, Int((Double(image.width) * scale).rounded())))
+        let fitHeight = min(height, max(1, Int((Double(image.height) * scale).rounded())))
+        let scaled = try image.resized(width: fitWidth, height: fitHeight).pixels(format: .bgr8)
+        var canvas = [UInt8](repeating: 0, count: width * height * 3)
+        let left = (width - fitWidth) / 2, top = (height - fitHeight) / 2
+        for row in 0..<fitHeight {
+            let from = row * fitWidth * 3, to = ((top + row) * width + left) * 3
+            canvas.replaceSubrange(to..<to + fitWidth * 3, with: scaled[from..<from + fitWidth * 3])
+        }
+        let made = canvas.withUnsafeBytes { bytes in
+            Result { () throws(FaceKitError) in
+                try FaceImage(pixels: bytes, width: width, height: height, bytesPerRow: width * 3, format: .bgr8)
+            }
+        }
+        return try made.get()
     }
 
     /// Finishes the file and puts it in the copy's place; on failure nothing replaces the copy.

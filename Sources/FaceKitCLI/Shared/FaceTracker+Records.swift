@@ -95,10 +95,14 @@ extension FaceTracker {
                 if faces.isEmpty { emitFaceless(Self.faceless(frame, source: path)) }
             }
         }
+        /// The size of each frame tracked whose rows wait for final IDs: a stream may change its
+        /// resolution on the way, and a row gives its own frame's size.
+        var frameSizes: [Int: ImageFacts] = [:]
         /// Emits the rows of the frames whose IDs are final.
-        let facts = ImageFacts(width: video.width, height: video.height)
         func emitFinal(_ tracked: [TrackedVideoFrame]) {
             for frame in tracked {
+                let facts =
+                    frameSizes.removeValue(forKey: frame.index) ?? ImageFacts(width: video.width, height: video.height)
                 for record in Self.records(frame, source: path, image: facts) { emit(record) }
                 if frame.faces.isEmpty { emitFaceless(Self.faceless(frame, source: path, image: facts)) }
             }
@@ -108,6 +112,7 @@ extension FaceTracker {
                 defer { line.update(framesRead: frames.framesRead, framesAnalysed: framesAnalysed) }
                 guard analyse, let image = frame.image else { continue }
                 if finalIDs {
+                    frameSizes[frame.index] = ImageFacts(width: image.width, height: image.height)
                     emitFinal(try track(image, index: frame.index, timestampMs: frame.timestampMs))
                 } else {
                     describing.append((frame, try processInBackground(image, timestampMs: frame.timestampMs)))

@@ -47,6 +47,22 @@ final class LiveRun: @unchecked Sendable {
     var unterminated: String { state.withLock { $0.partial } }
     var stderr: String { errorText.withLock { $0 } }
 
+    /// A `--max-delay` no frame of a test can exceed: a frame's delay is at most the time since
+    /// the run's first frame, and ``wait(until:)`` and ``finish()`` end every run within a
+    /// minute. Tests that compare a live run's rows with a file's take it, so that a loaded
+    /// machine, which rightly makes a live run skip frames, cannot make them differ.
+    static let unreachableDelay = "3600"
+
+    /// The closing line's counts (`-: 125 frames read, 125 analysed, 0 skipped (over
+    /// --max-delay), ...`), `nil` before it is written.
+    var tally: (read: Int, analysed: Int, skipped: Int)? {
+        guard let line = stderr.split(separator: "\n").last(where: { $0.contains(" skipped (over --max-delay)") }),
+            let match = line.firstMatch(of: /(\d+) frames? read, (\d+) analysed, (\d+) skipped/),
+            let read = Int(match.1), let analysed = Int(match.2), let skipped = Int(match.3)
+        else { return nil }
+        return (read, analysed, skipped)
+    }
+
     /// Waits (at most a minute, far beyond any run) until `condition` holds or the run ended.
     func wait(until condition: () -> Bool) {
         let deadline = ContinuousClock.now + .seconds(60)
