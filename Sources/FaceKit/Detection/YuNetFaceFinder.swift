@@ -185,8 +185,8 @@ final class YuNetFaceFinder: FaceFinder {
         let passes = plan.passes(imageWidth: view.width, imageHeight: view.height, options: viewOptions)
         let coarsest = passes.map(\.scale).min() ?? 0
         var faces: [NativeYuNet.Face] = []
-        for turns in turns {
-            for pass in passes { faces += try run(pass, turns, viewImage, coarsest).map(view.imageFace) }
+        for turn in turns {
+            for pass in passes { faces += try run(pass, turn, viewImage, coarsest).map(view.imageFace) }
         }
         return faces
     }
@@ -215,7 +215,8 @@ final class YuNetFaceFinder: FaceFinder {
     }
 
     /// Degrees from a diagonal within which a found face's roll sends the search to the
-    /// ``DiagonalView``: faces rolled 30 to 60 degrees are YuNet's weakest.
+    /// ``DiagonalView`` (rolls of 15 to 75 degrees off upright): YuNet scores faces rolled about
+    /// 45 degrees lowest.
     static let diagonalReach = 30.0
 
     /// Share of the smaller box inside the larger above which two faces found in differently
