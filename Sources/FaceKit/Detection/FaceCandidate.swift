@@ -21,7 +21,7 @@ package struct FaceCandidate: Equatable, Sendable {
     /// screen; the 68-point model then reads an upright view of it (``UprightSeed``). `nil` for a
     /// face found upright, whose first 68 points tell its roll.
     package var roll: Double?
-    /// Whether the diagonal view (the image turned 45 degrees) added it: such a face is kept
+    /// Whether its detection came from the diagonal view (the image turned 45 degrees): it is kept
     /// on its upright look alone (``FaceDetector/examine(_:search:lookingAtAll:)``), since the
     /// view also shows animals' heads and patterns at rolls no upright search tries.
     package var isDiagonal: Bool

@@ -187,8 +187,9 @@ public final class FaceDetector: Sendable {
     /// upright, whatever its scores.
     ///
     /// A face's ``Face/detectionScore`` is the search's score, or for a face the search scored
-    /// below the minimum and a second look kept, its score seen upright. A face the diagonal view
-    /// added (``FaceCandidate/isDiagonal``) is always looked at upright and kept on that look.
+    /// below the minimum and a second look kept, its score seen upright. A face whose detection
+    /// came from the diagonal view (``FaceCandidate/isDiagonal``) is always looked at upright and
+    /// kept on that look.
     package func examine(_ image: FaceImage, search: FaceSearch? = nil, lookingAtAll: Bool = false)
         throws(FaceKitError) -> [Examined]
     {
@@ -224,7 +225,8 @@ public final class FaceDetector: Sendable {
     }
 
     /// A face ``examine(_:search:lookingAtAll:)`` found: its shape, the search's score, the upright
-    /// look's (if taken), whether a turned pass found it and whether the diagonal view added it.
+    /// look's (if taken), whether a turned pass found it and whether its detection came from the
+    /// diagonal view.
     package typealias Examined = (
         face: Face, shape: FaceShape, searchScore: Double, uprightScore: Double?, turned: Bool, diagonal: Bool
     )
