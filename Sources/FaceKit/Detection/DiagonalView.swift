@@ -41,11 +41,7 @@ struct DiagonalView: Sendable {
         ]
     }
 
-    func imagePoint(_ point: CGPoint) -> CGPoint {
-        let a = affine
-        let (x, y) = (Double(point.x), Double(point.y))
-        return CGPoint(x: a[0] * x + a[1] * y + a[2], y: a[3] * x + a[4] * y + a[5])
-    }
+    func imagePoint(_ point: CGPoint) -> CGPoint { point.applying(affine: affine) }
 
     /// The view of `image`.
     func image(of image: FaceImage) throws(FaceKitError) -> FaceImage {

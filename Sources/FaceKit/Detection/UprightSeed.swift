@@ -49,11 +49,7 @@ struct UprightSeed: Sendable {
     }
 
     /// A point of the crop in the image's pixels.
-    func imagePoint(_ point: CGPoint) -> CGPoint {
-        let a = cropToImage
-        let (x, y) = (Double(point.x), Double(point.y))
-        return CGPoint(x: a[0] * x + a[1] * y + a[2], y: a[3] * x + a[4] * y + a[5])
-    }
+    func imagePoint(_ point: CGPoint) -> CGPoint { point.applying(affine: cropToImage) }
 
     /// The upright crop of `image` that the model reads.
     func crop(of image: FaceImage) throws(FaceKitError) -> FaceImage {

@@ -39,4 +39,12 @@ extension CGPoint {
         precondition(!points.isEmpty, "CGPoint.mean(of:) needs at least one point")
         return points.reduce(CGPoint.zero, +) / Double(points.count)
     }
+
+    /// The point mapped by the 2 x 3 affine map `a` (row by row, as
+    /// ``FaceImage/warped(affine:width:height:border:)`` takes it):
+    /// (a[0] x + a[1] y + a[2], a[3] x + a[4] y + a[5]).
+    func applying(affine a: [Double]) -> CGPoint {
+        let (x, y) = (Double(self.x), Double(self.y))
+        return CGPoint(x: a[0] * x + a[1] * y + a[2], y: a[3] * x + a[4] * y + a[5])
+    }
 }
