@@ -139,6 +139,13 @@ cv::Mat fk::HeifImage::decode() const {
     int h = heif_image_get_primary_height(image.get());
     if (pixels == nullptr || w <= 0 || h <= 0)
         throw fk::failure(FK_NOT_AN_IMAGE, "HEIF decoder returned no pixels");
+    // The pixel limit was applied to the size the boxes declare (ispe, turned and cropped as
+    // they say); libheif (1.15) does not check that the coded picture has it, so a file that
+    // declares 1x1 could decode at any size.
+    if (w != width() || h != height())
+        throw fk::failure(FK_NOT_AN_IMAGE, "corrupt HEIF: its header declares " + std::to_string(width()) + "x" +
+                                               std::to_string(height()) + " pixels, its picture has " +
+                                               std::to_string(w) + "x" + std::to_string(h));
     cv::Mat rgb(h, w, CV_8UC3, const_cast<uint8_t *>(pixels), size_t(stride));
     cv::Mat bgr;
     cv::cvtColor(rgb, bgr, cv::COLOR_RGB2BGR);   // a copy: the heif_image is released on return
