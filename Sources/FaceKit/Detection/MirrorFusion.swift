@@ -17,8 +17,15 @@ enum MirrorFusion {
     static let sameFaceOverlap = 0.5
 
     /// The lowest score a pass must keep so that a face reaching `minimumScore` after fusion is
-    /// not lost: its twin scores at most 1.
-    static func passThreshold(for minimumScore: Double) -> Double { max(0, 2 * minimumScore - 1) }
+    /// not lost (its twin scores at most 1), but never under ``lowestPassScore``.
+    static func passThreshold(for minimumScore: Double) -> Double { max(lowestPassScore, 2 * minimumScore - 1) }
+
+    /// The floor of ``passThreshold(for:)``. Under a minimum of 0.5 (the second look's 0.3) the
+    /// bound above is 0, and a pass kept every anchor: 60,000 at full size in a 2000 px photo,
+    /// whose suppression and pairing took minutes. A face whose twin scores under the floor is
+    /// fused with 0 for it instead: at most half the floor, 0.05, lower, and never enough to
+    /// cross a minimum over 0.55.
+    static let lowestPassScore = 0.1
 
     /// The fused faces scoring at least `minimumScore`, best first.
     static func fused(_ direct: [NativeYuNet.Face], _ mirrored: [NativeYuNet.Face], minimumScore: Double)

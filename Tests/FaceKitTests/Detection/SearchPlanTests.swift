@@ -95,6 +95,6 @@ struct MirrorFusionTests {
     func oneWay() {
         #expect(MirrorFusion.fused([Self.face(0, 0.95)], [Self.face(500, 0.9)], minimumScore: 0.6).isEmpty)
         #expect(MirrorFusion.fused([Self.face(0, 0.95)], [], minimumScore: 0.4).map(\.score) == [0.475])
-        #expect(MirrorFusion.passThreshold(for: 0.85) == 0.7 && MirrorFusion.passThreshold(for: 0.3) == 0)
+        #expect(MirrorFusion.passThreshold(for: 0.85) == 0.7 && MirrorFusion.passThreshold(for: 0.3) == 0.1)
     }
 }
