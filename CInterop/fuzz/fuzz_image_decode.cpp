@@ -7,6 +7,7 @@
 // fk_image_create_from_file_reduced (from a file, with libjpeg's DCT scaling, as
 // FaceDetector.process(contentsOfFile:) does), and a decoded image is measured and copied out.
 #include "CFaceKit.h"
+#include "fuzz_checks.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -22,20 +23,10 @@ namespace {
 /// --max-pixels is 100,000,000; the size check is the same code whatever the bound).
 constexpr int64_t max_pixels = 4'000'000;
 
-/// A message must be a NUL-terminated string whenever the status is not FK_OK.
-void check_error(int32_t status, const fk_error &error) {
-    if (status == FK_OK) return;
-    if (error.status != status || std::memchr(error.message, 0, sizeof error.message) == nullptr ||
-        error.message[0] == 0) {
-        std::fprintf(stderr, "status %d without its error record\n", status);
-        std::abort();
-    }
-}
-
 void use(fk_image *image) {
     int32_t width = 0, height = 0;
     fk_error error{};
-    check_error(fk_image_get_size(image, &width, &height, &error), error);
+    fuzz::check_error(fk_image_get_size(image, &width, &height, &error), error);
     // max_pixels bounds only the sizes read from a header (PNG, JPEG, HEIF...); OpenCV's other
     // formats have its own bound, so a size is checked for sense, not against it.
     if (width <= 0 || height <= 0) {
@@ -43,7 +34,7 @@ void use(fk_image *image) {
         std::abort();
     }
     std::vector<uint8_t> pixels(size_t(width) * size_t(height) * 3);
-    check_error(fk_image_copy_pixels(image, FK_PIXEL_BGR8, pixels.data(), pixels.size(), width * 3, &error), error);
+    fuzz::check_error(fk_image_copy_pixels(image, FK_PIXEL_BGR8, pixels.data(), pixels.size(), width * 3, &error), error);
     fk_image_free(image);
 }
 
@@ -59,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fk_image *image = nullptr;
     fk_error error{};
     int32_t status = fk_image_create_from_encoded(data, size, max_pixels, &image, &error);
-    check_error(status, error);
+    fuzz::check_error(status, error);
     if (status == FK_OK) use(image);
 
     int fd = input_file();
@@ -70,7 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int32_t reduction = 0;
     error = fk_error{};
     status = fk_image_create_from_file_reduced(path, max_pixels, 64, &image, &reduction, &error);
-    check_error(status, error);
+    fuzz::check_error(status, error);
     if (status == FK_OK) {
         if (reduction != 1 && reduction != 2 && reduction != 4 && reduction != 8) std::abort();
         use(image);

@@ -11,6 +11,7 @@
 //   it a quarter), and never more pixels than the limit;
 // - a header that cannot be read (declared_image_size throws) does not decode either.
 #include "CFaceKit.h"
+#include "fuzz_checks.hpp"
 #include "guard.hpp"
 #include "image.hpp"
 
@@ -49,9 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fk_error error{};
     const int32_t status = fk_image_create_from_encoded(data, size, max_pixels, &image, &error);
     if (status != FK_OK) {
-        if (error.status != status || std::memchr(error.message, 0, sizeof error.message) == nullptr ||
-            error.message[0] == 0)
-            fail("a status without its error record", status, 0, 0, 0);
+        fuzz::check_error(status, error);
         return 0;
     }
     int32_t width = 0, height = 0;

@@ -14,6 +14,7 @@
 // leaf of 1e30 and of NaN, and an index of three model files into <folder>, then exits
 // (scripts/fuzz does this before each run).
 #include "CFaceKit.h"
+#include "fuzz_checks.hpp"
 #include "content_hash.hpp"
 #include "image.hpp"
 #include "model_cache.hpp"
@@ -37,15 +38,6 @@ namespace {
 
 /// The model name the index is read under, in a folder of this process's own.
 constexpr char model[] = "fuzz";
-
-void check_error(int32_t status, const fk_error &error) {
-    if (status == FK_OK) return;
-    if (error.status != status || std::memchr(error.message, 0, sizeof error.message) == nullptr ||
-        error.message[0] == 0) {
-        std::fprintf(stderr, "status %d without its error record\n", status);
-        std::abort();
-    }
-}
 
 uint64_t read_u64(const std::vector<uint8_t> &bytes, size_t at) {
     uint64_t value = 0;
@@ -84,12 +76,12 @@ void read_copy(const std::vector<uint8_t> &bytes) {
         if (!predictor->is_consistent() || predictor->dims() == 0) std::abort();
         int32_t count = 0;
         fk_error error{};
-        check_error(fk_shape_predictor_point_count(predictor, &count, &error), error);
+        fuzz::check_error(fk_shape_predictor_point_count(predictor, &count, &error), error);
         if (count > 0 && count <= 4096) {
             const fk_rect box{8, 6, 30, 34};
             std::vector<fk_point> points(static_cast<size_t>(count));
             const int32_t status = fk_shape_predictor_predict(predictor, picture(), &box, 1, points.data(), count, &error);
-            check_error(status, error);
+            fuzz::check_error(status, error);
             if (status == FK_OK)
                 for (const auto &point : points)
                     if (!std::isfinite(point.x) || !std::isfinite(point.y)) {

@@ -6,6 +6,7 @@
 // The input is written to a memory-backed file (FFmpeg reads paths), opened with fk_video_open,
 // and its first frames are decoded with fk_video_next, as VideoReader does.
 #include "CFaceKit.h"
+#include "fuzz_checks.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -19,16 +20,6 @@ namespace {
 /// Enough frames to pass the container's first packets and a keyframe or two, few enough that
 /// one input stays fast.
 constexpr int frames_read = 12;
-
-void check_error(int32_t status, const fk_error &error) {
-    if (status == FK_OK) return;
-    if (error.status != status || std::memchr(error.message, 0, sizeof error.message) == nullptr ||
-        error.message[0] == 0) {
-        std::fprintf(stderr, "status %d without its error record\n", status);
-        std::abort();
-    }
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -40,20 +31,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fk_video *video = nullptr;
     fk_error error{};
     int32_t status = fk_video_open(path, 100000000, &video, &error);
-    check_error(status, error);
+    fuzz::check_error(status, error);
     if (status != FK_OK) return 0;
     fk_video_info info{};
-    check_error(fk_video_get_info(video, &info, &error), error);
+    fuzz::check_error(fk_video_get_info(video, &info, &error), error);
     for (int i = 0; i < frames_read; ++i) {
         fk_image *frame = nullptr;
         int64_t index = -1;
         double timestamp = 0;
         int32_t ended = 0;
         status = fk_video_next(video, 1, &frame, &index, &timestamp, &ended, &error);
-        check_error(status, error);
+        fuzz::check_error(status, error);
         if (status != FK_OK || ended) break;
         int32_t width = 0, height = 0;
-        check_error(fk_image_get_size(frame, &width, &height, &error), error);
+        fuzz::check_error(fk_image_get_size(frame, &width, &height, &error), error);
         fk_image_free(frame);
     }
     fk_video_free(video);
