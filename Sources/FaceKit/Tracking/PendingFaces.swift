@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let pending = try tracker.processInBackground(image, timestampMs: 40)   // returns once tracked
-/// ...                                                                     // the next frames
+/// // ... the next frames are given to the tracker meanwhile
 /// for face in try pending.faces() { print(face.trackingID!) }
 /// ```
 public final class PendingFaces: Sendable {
