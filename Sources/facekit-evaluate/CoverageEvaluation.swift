@@ -88,6 +88,9 @@ struct CoverageEvaluation: ParsableCommand {
         var turned: Bool
         /// Whether its detection came from the diagonal view: FaceKit keeps it on its upright look alone.
         var diagonal: Bool = false
+        /// For a diagonal detection, the best score of the detection it displaced, which FaceKit
+        /// examines in its stead when the diagonal one's upright look fails; 0 if none.
+        var displaced: Double = 0
         var plausible: Bool
         /// The faces this detection could be (``PhotoVariant/matches(_:)``'s test), nearest first;
         /// which one it is depends on which other detections a rule keeps.
@@ -119,6 +122,7 @@ struct CoverageEvaluation: ParsableCommand {
             let detections = analysed.map { pair in
                 Detection(
                     score: pair.searchScore, upright: pair.uprightScore ?? 0, turned: pair.turned, diagonal: pair.diagonal,
+                    displaced: pair.displacedScore ?? 0,
                     plausible: pair.shape.isPlausible, faces: photo.candidateFaces(of: pair.face.frame),
                     eyeProbabilities: [pair.face.leftEyeOpenProbability, pair.face.rightEyeOpenProbability]
                         .compactMap { $0 }.count)
@@ -142,7 +146,8 @@ struct CoverageEvaluation: ParsableCommand {
                 case .yunet: detection.score
                 case .upright: detection.upright
                 case .mean: (detection.score + detection.upright) / 2
-                case .maximum: detection.diagonal ? detection.upright : max(detection.score, detection.upright)
+                case .maximum:
+                    detection.diagonal ? max(detection.upright, detection.displaced) : max(detection.score, detection.upright)
                 }
         }
 
@@ -252,7 +257,7 @@ struct CoverageEvaluation: ParsableCommand {
 
     /// Keeps `records` as CSV: one line per photo (`photo,<index>,<faces>,<seconds>`) followed by
     /// one per detection (`detection,<score>,<upright>,<plausible>,<faces, ;-separated>,<eye
-    /// probabilities>,<turned>`).
+    /// probabilities>,<turned>,<diagonal>,<displaced>`).
     static func save(_ records: [Record], to path: String) throws {
         var lines: [String] = []
         for (index, record) in records.enumerated() {
@@ -260,7 +265,7 @@ struct CoverageEvaluation: ParsableCommand {
             for d in record.detections {
                 lines.append(
                     "detection,\(d.score),\(d.upright),\(d.plausible ? 1 : 0),"
-                        + "\(d.faces.map(String.init).joined(separator: ";")),\(d.eyeProbabilities),\(d.turned ? 1 : 0),\(d.diagonal ? 1 : 0)")
+                        + "\(d.faces.map(String.init).joined(separator: ";")),\(d.eyeProbabilities),\(d.turned ? 1 : 0),\(d.diagonal ? 1 : 0),\(d.displaced)")
             }
         }
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
@@ -278,6 +283,7 @@ struct CoverageEvaluation: ParsableCommand {
                     Detection(
                         score: Double(fields[1])!, upright: Double(fields[2])!, turned: fields[6] == "1",
                         diagonal: fields.count > 7 && fields[7] == "1",
+                        displaced: fields.count > 8 ? Double(fields[8]) ?? 0 : 0,
                         plausible: fields[3] == "1", faces: fields[4].split(separator: ";").compactMap { Int($0) },
                         eyeProbabilities: Int(fields[5])!))
             } else {

@@ -25,6 +25,10 @@ package struct FaceCandidate: Equatable, Sendable {
     /// on its upright look alone (``FaceDetector/examine(_:search:lookingAtAll:)``), since the
     /// view also shows animals' heads and patterns at rolls no upright search tries.
     package var isDiagonal: Bool
+    /// For a detection from the diagonal view, the detection of the other passes that it
+    /// replaced in suppression (none or one): examined in its stead, as it would have been
+    /// without the view, when the diagonal one's upright look does not keep it.
+    package var displaced: [FaceCandidate] = []
 
     package init(
         frame: CGRect, seedBox: CGRect, score: Double, keypoints: [CGPoint] = [], roll: Double? = nil,

@@ -189,7 +189,8 @@ public final class FaceDetector: Sendable {
     /// A face's ``Face/detectionScore`` is the search's score, or for a face the search scored
     /// below the minimum and a second look kept, its score seen upright. A face whose detection
     /// came from the diagonal view (``FaceCandidate/isDiagonal``) is always looked at upright and
-    /// kept on that look.
+    /// kept on that look; when that look does not keep it, the detection it displaced
+    /// (``FaceCandidate/displaced``) is examined in its stead.
     package func examine(_ image: FaceImage, search: FaceSearch? = nil, lookingAtAll: Bool = false)
         throws(FaceKitError) -> [Examined]
     {
@@ -197,20 +198,37 @@ public final class FaceDetector: Sendable {
         let minimum = options.minDetectionScore
         let candidates = try candidates(in: image, search: search)
         let shapes = try shapes(in: image, seedBoxes: candidates.map(\.seedBox), rolls: candidates.map(\.roll))
-        var analysed: [Examined] = []
-        for (candidate, shape) in zip(candidates, shapes) {
+        /// Whether `candidate` is kept, its score, and its upright look's if taken.
+        func look(at candidate: FaceCandidate, shape: FaceShape) throws(FaceKitError)
+            -> (kept: Bool, score: Double, upright: Double?)
+        {
             var upright: Double?
             let looks = candidate.score < minimum || candidate.isDiagonal
             if lookingAtAll || (search.secondLook && looks), let axis = shape.eyeAxis {
                 upright = try finder.uprightScore(in: image, seedBox: candidate.seedBox, roll: atan2(Double(axis.y), Double(axis.x)))
             }
             let kept = candidate.isDiagonal ? (upright ?? 0) >= minimum : max(candidate.score, upright ?? 0) >= minimum
-            let score = candidate.score >= minimum ? candidate.score : max(candidate.score, upright ?? 0)
-            guard kept || lookingAtAll else { continue }
+            return (kept, candidate.score >= minimum ? candidate.score : max(candidate.score, upright ?? 0), upright)
+        }
+        var analysed: [Examined] = []
+        for (candidate, shape) in zip(candidates, shapes) {
+            var (found, shape) = (candidate, shape)
+            var seen = try look(at: candidate, shape: shape)
+            var displacedScore: Double?
+            // A diagonal detection its look does not keep gives way to the one it displaced,
+            // examined as without the view (a closed-eyed face rolled 30 degrees, scored 0.87
+            // there, may not pass its upright look where the upright search's 0.7 does).
+            if let displaced = candidate.displaced.first, lookingAtAll || !seen.kept {
+                let displacedShape = try self.shapes(in: image, seedBoxes: [displaced.seedBox], rolls: [displaced.roll])[0]
+                let other = try look(at: displaced, shape: displacedShape)
+                displacedScore = max(other.score, other.upright ?? 0)
+                if !lookingAtAll && other.kept { (found, shape, seen) = (displaced, displacedShape, other) }
+            }
+            guard seen.kept || lookingAtAll else { continue }
             let face = try face(
-                frame: image.fullSizeBox(candidate.frame), shape: shape, classifiedAs: shape, detectionScore: score,
+                frame: image.fullSizeBox(found.frame), shape: shape, classifiedAs: shape, detectionScore: seen.score,
                 image: image)
-            analysed.append((face, shape, candidate.score, upright, candidate.roll != nil, candidate.isDiagonal))
+            analysed.append((face, shape, found.score, seen.upright, found.roll != nil, found.isDiagonal, displacedScore))
         }
         analysed.sort { ($0.face.frame.minX, $0.face.frame.minY) < ($1.face.frame.minX, $1.face.frame.minY) }
         if options.contourMode == .all,
@@ -225,10 +243,12 @@ public final class FaceDetector: Sendable {
     }
 
     /// A face ``examine(_:search:lookingAtAll:)`` found: its shape, the search's score, the upright
-    /// look's (if taken), whether a turned pass found it and whether its detection came from the
-    /// diagonal view.
+    /// look's (if taken), whether a turned pass found it, whether its detection came from the
+    /// diagonal view, and with `lookingAtAll`, for such a detection, the best score (the search's
+    /// or the upright look's) of the detection it displaced (``FaceCandidate/displaced``).
     package typealias Examined = (
-        face: Face, shape: FaceShape, searchScore: Double, uprightScore: Double?, turned: Bool, diagonal: Bool
+        face: Face, shape: FaceShape, searchScore: Double, uprightScore: Double?, turned: Bool, diagonal: Bool,
+        displacedScore: Double?
     )
 
     /// YuNet's own detections (box, keypoints, score), merged over the search's passes, in

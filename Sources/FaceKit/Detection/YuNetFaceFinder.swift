@@ -34,12 +34,18 @@ final class YuNetFaceFinder: FaceFinder {
     func candidates(in image: FaceImage, search: FaceSearch) throws(FaceKitError)
         -> [FaceCandidate]
     {
-        try detections(in: image, search: search).map { face in
-            let start = Self.landmarkStart(of: face)
-            return FaceCandidate(
-                frame: face.box, seedBox: start.seedBox, score: face.score, keypoints: face.keypoints, roll: start.roll,
-                isDiagonal: face.viewDegrees != 0)
+        try searched(in: image, search: search).map { found in
+            var candidate = Self.candidate(found.face)
+            candidate.displaced = found.displaced.map { [Self.candidate($0)] } ?? []
+            return candidate
         }
+    }
+
+    static func candidate(_ face: NativeYuNet.Face) -> FaceCandidate {
+        let start = landmarkStart(of: face)
+        return FaceCandidate(
+            frame: face.box, seedBox: start.seedBox, score: face.score, keypoints: face.keypoints, roll: start.roll,
+            isDiagonal: face.viewDegrees != 0)
     }
 
     /// Where the 68-point model starts on `face`: its seed box (``LandmarkSeed``), and for a face
@@ -82,6 +88,18 @@ final class YuNetFaceFinder: FaceFinder {
     func detections(in image: FaceImage, search: FaceSearch) throws(FaceKitError)
         -> [NativeYuNet.Face]
     {
+        try searched(in: image, search: search).map(\.face)
+    }
+
+    /// A face the search kept, and for one from the diagonal view, the best detection of the
+    /// other passes that it replaced in suppression (``FaceCandidate/displaced``).
+    struct Found {
+        var face: NativeYuNet.Face
+        var displaced: NativeYuNet.Face?
+    }
+
+    /// ``detections(in:search:)``, each with the detection it displaced.
+    func searched(in image: FaceImage, search: FaceSearch) throws(FaceKitError) -> [Found] {
         let regular = plan.passes(imageWidth: image.width, imageHeight: image.height, options: options)
         let closeUp = search.closeUps ? plan.closeUpPass(imageWidth: image.width, imageHeight: image.height) : nil
         let smallestCloseUp = SearchPlan.closeUpSmallestFace * Double(min(image.width, image.height))
@@ -161,11 +179,32 @@ final class YuNetFaceFinder: FaceFinder {
         // minFaceSize 0.05), never the faces the search is for.
         let smallestBox = options.smallestFaceBox(imageWidth: image.width) * Self.smallestShareOfMinimum
         found.removeAll { Self.uprightWidth(of: $0) < smallestBox }
-        guard passCount > 1 else { return found }
+        guard passCount > 1 else { return found.map { Found(face: $0) } }
         let kept = NonMaximumSuppression.kept(
-            scores: found.map(\.score), boxes: found.map(\.box), maximumOverlap: Self.maximumOverlap
-        ).map { found[$0] }
-        return search.orientation == .any ? Self.withoutNestedTurns(kept) : kept
+            scores: found.map(\.score), boxes: found.map(\.box), maximumOverlap: Self.maximumOverlap)
+        let displaced = Self.displaced(in: found, kept: kept)
+        let faces = zip(kept, displaced).map { Found(face: found[$0], displaced: $1) }
+        guard search.orientation == .any else { return faces }
+        return Self.indicesWithoutNestedTurns(faces.map(\.face)).map { faces[$0] }
+    }
+
+    /// For each of `kept` (indices into `found`, as ``NonMaximumSuppression`` kept them, best
+    /// first) from the diagonal view, the best detection of another pass that it suppressed:
+    /// where the diagonal detection's upright look fails, that one is examined as it would have
+    /// been without the view (``FaceDetector/examine(_:search:lookingAtAll:)``).
+    static func displaced(in found: [NativeYuNet.Face], kept: [Int]) -> [NativeYuNet.Face?] {
+        var displaced = [NativeYuNet.Face?](repeating: nil, count: kept.count)
+        let isKept = Set(kept)
+        for index in found.indices where !isKept.contains(index) && found[index].viewDegrees == 0 {
+            // What suppressed it: the first kept (best) detection overlapping it enough.
+            guard
+                let by = kept.firstIndex(where: {
+                    BoxOverlap.intersectionOverUnion(found[$0].box, found[index].box) > maximumOverlap
+                }), found[kept[by]].viewDegrees != 0, (displaced[by]?.score ?? -1) < found[index].score
+            else { continue }
+            displaced[by] = found[index]
+        }
+        return displaced
     }
 
     /// The regular passes of `image`'s ``DiagonalView`` by each of `turns`, their faces in the
@@ -225,17 +264,18 @@ final class YuNetFaceFinder: FaceFinder {
     /// box being large.
     static let nestedShare = 0.6
 
-    /// `faces` (best first) without those lying mostly inside a better one found in another turn.
-    static func withoutNestedTurns(_ faces: [NativeYuNet.Face]) -> [NativeYuNet.Face] {
-        var kept: [NativeYuNet.Face] = []
-        for face in faces {
+    /// The indices of `faces` (best first) but those lying mostly inside a better one found in
+    /// another turn.
+    static func indicesWithoutNestedTurns(_ faces: [NativeYuNet.Face]) -> [Int] {
+        var kept: [Int] = []
+        for (index, face) in faces.enumerated() {
             let nested = kept.contains { better in
-                guard better.searchDegrees != face.searchDegrees else { return false }
-                let shared = better.box.intersection(face.box)
+                guard faces[better].searchDegrees != face.searchDegrees else { return false }
+                let shared = faces[better].box.intersection(face.box)
                 guard !shared.isNull, !shared.isEmpty else { return false }
-                return shared.area >= nestedShare * min(better.box.area, face.box.area)
+                return shared.area >= nestedShare * min(faces[better].box.area, face.box.area)
             }
-            if !nested { kept.append(face) }
+            if !nested { kept.append(index) }
         }
         return kept
     }

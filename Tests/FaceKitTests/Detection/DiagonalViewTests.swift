@@ -65,6 +65,28 @@ struct DiagonalViewTests {
         #expect(YuNetFaceFinder.diagonalTurns(for: [Self.face(rolled: 140), Self.face(rolled: -130), Self.face(rolled: 35)]) == [1, 2, 3])
     }
 
+    @Test("a diagonal detection keeps the best detection of the other passes that it suppressed; other kept ones keep none")
+    func displaced() {
+        func face(x: Double, score: Double, diagonal: Bool = false) -> NativeYuNet.Face {
+            var face = Self.face(rolled: 0, score: score)
+            face.box.origin.x = x
+            face.viewDegrees = diagonal ? 45 : 0
+            return face
+        }
+        // Face A: the view's 0.88 over the upright passes' 0.7 and 0.75 (and another view's 0.6);
+        // face B, far off: an upright 0.95 over a 0.5; face C: the view's alone.
+        let found = [
+            face(x: 0, score: 0.7), face(x: 2, score: 0.88, diagonal: true), face(x: 4, score: 0.75),
+            face(x: 3, score: 0.6, diagonal: true), face(x: 500, score: 0.95), face(x: 502, score: 0.5),
+            face(x: 900, score: 0.9, diagonal: true),
+        ]
+        let kept = NonMaximumSuppression.kept(
+            scores: found.map(\.score), boxes: found.map(\.box), maximumOverlap: YuNetFaceFinder.maximumOverlap)
+        #expect(kept == [4, 6, 1])
+        let displaced = YuNetFaceFinder.displaced(in: found, kept: kept)
+        #expect(displaced == [nil, nil, found[2]])
+    }
+
     @Test("a diagonal face's landmarks start on the same square, whichever pass found it")
     func landmarkStart() throws {
         // The same face as YuNet sees it upright, and as the diagonal view's unturned pass found
