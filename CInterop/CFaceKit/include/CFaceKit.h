@@ -231,7 +231,7 @@ int32_t fk_yunet_create(const char *model_path, fk_yunet **out, fk_error *error)
 
 /* fk_yunet_create with the network run on `path` (an fk_kernel_path): FaceKit's runner or
  * OpenCV's DNN module, the reference. fk_yunet_create is this with FK_PATH_FROM_ENVIRONMENT.
- * The two give the same faces within float rounding (Tests/CFaceKitTests/ReferencePathTests). */
+ * The two give the same faces within float rounding (CInterop/differential/differential.cpp). */
 int32_t fk_yunet_create_on_path(const char *model_path, int32_t path, fk_yunet **out, fk_error *error);
 
 void fk_yunet_free(fk_yunet *yunet);
