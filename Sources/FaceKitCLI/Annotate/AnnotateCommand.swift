@@ -278,7 +278,7 @@ struct AnnotateCommand: ParsableCommand {
         func failed(_ message: String) -> AnnotationOutcome { AnnotationOutcome(drawn: nil, failure: message) }
         let video: VideoReader
         do {
-            video = try VideoReader(contentsOfFile: target.input)
+            video = try VideoReader(contentsOfFile: target.input, maxPixels: maxPixels)
         } catch {
             return failed(error.description)
         }
@@ -307,7 +307,8 @@ struct AnnotateCommand: ParsableCommand {
             output: context.stderr, enabled: showsProgress, source: target.input + " (drawing)", estimate: estimate)
         defer { drawingLine.finish() }
         do throws(FaceKitError) {
-            var sampled = SampledFrameReader(video: try VideoReader(contentsOfFile: target.input), sampler: frames.sampler)
+            var sampled = SampledFrameReader(
+                video: try VideoReader(contentsOfFile: target.input, maxPixels: maxPixels), sampler: frames.sampler)
             while copy.framesWritten < tracked.framesAnalysed, let (frame, analyse) = try sampled.next() {
                 if analyse, let image = frame.image {
                     let faces = tracked.faces[frame.index] ?? []

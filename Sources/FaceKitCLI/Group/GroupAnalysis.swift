@@ -78,7 +78,8 @@ final class GroupAnalysis {
         // The video's own line takes the terminal's line while it is tracked.
         progress.interrupt {}
         let result = VideoTrackFaces.faces(
-            in: path, tracker: tracker, describer: describer, frames: command.frames,
+            in: path, maxPixels: command.workers.maxPixels, tracker: tracker, describer: describer,
+            frames: command.frames,
             progress: (stderr, progress.enabled))
         faces += result.faces
         if let failure = result.failure { report(failure) }

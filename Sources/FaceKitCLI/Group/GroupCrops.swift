@@ -49,7 +49,7 @@ struct GroupCrops {
             let indices = bySource[source]!
             do {
                 if source.isVideo {
-                    try cropVideo(source.path, indices, faces: faces, into: crops)
+                    try cropVideo(source.path, indices, faces: faces, into: crops, maxPixels: maxPixels)
                 } else {
                     let image = try FaceImage(contentsOfFile: source.path, maxPixels: maxPixels)
                     for index in indices { try save(image, faces[index].record.face, index, into: crops) }
@@ -61,13 +61,15 @@ struct GroupCrops {
         return failures
     }
 
-    private func cropVideo(_ path: String, _ indices: [Int], faces: [GroupedFace], into crops: String) throws {
+    private func cropVideo(
+        _ path: String, _ indices: [Int], faces: [GroupedFace], into crops: String, maxPixels: Int
+    ) throws {
         var byFrame: [Int: [Int]] = [:]
         for index in indices {
             if let frame = faces[index].record.frame { byFrame[frame, default: []].append(index) }
         }
         guard let last = byFrame.keys.max() else { return }
-        let video = try VideoReader(contentsOfFile: path)
+        let video = try VideoReader(contentsOfFile: path, maxPixels: maxPixels)
         while video.lastIndex < last {
             guard let frame = try video.next(decode: byFrame[video.lastIndex + 1] != nil) else { break }
             guard let wanted = byFrame[frame.index], let image = frame.image else { continue }

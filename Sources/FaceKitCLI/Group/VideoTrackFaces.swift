@@ -40,12 +40,14 @@ enum VideoTrackFaces {
     /// its end (the tracks found before are kept). While it tracks, `progress` (standard error,
     /// when it is a terminal) shows the frames read, as `track` does.
     static func faces(
-        in path: String, tracker: FaceTracker, describer: FaceDetector, frames: FrameSelectionFlags,
+        in path: String, maxPixels: Int, tracker: FaceTracker, describer: FaceDetector, frames: FrameSelectionFlags,
         progress: (output: any TextOutput, enabled: Bool)
     ) -> (faces: [GroupedFace], failure: String?) {
         tracker.reset()
         var tracks: [Int: TrackShots] = [:]
-        var failure = tracker.trackVideo(at: path, sampler: frames.sampler, progress: progress, kept: "tracks") {
+        var failure = tracker.trackVideo(
+            at: path, maxPixels: maxPixels, sampler: frames.sampler, progress: progress, kept: "tracks"
+        ) {
             record in
             guard let id = record.face.trackingID, let frame = record.frame else { return }
             tracks[id, default: TrackShots(firstFrame: frame, lastFrame: frame)].add(record)
@@ -53,7 +55,7 @@ enum VideoTrackFaces {
         tracks = videoTracks(tracks, ids: tracker.videoTrackIDs())
         let descriptors: [Int: [FaceDescriptor]]
         do throws(FaceKitError) {
-            descriptors = try describe(tracks, in: path, with: describer)
+            descriptors = try describe(tracks, in: path, maxPixels: maxPixels, with: describer)
         } catch {
             descriptors = [:]
             failure = failure ?? "\(error.description) (while describing the tracks)"
@@ -89,14 +91,14 @@ enum VideoTrackFaces {
 
     /// Each track's shots' descriptors, from a second read of the video.
     private static func describe(
-        _ tracks: [Int: TrackShots], in path: String, with describer: FaceDetector
+        _ tracks: [Int: TrackShots], in path: String, maxPixels: Int, with describer: FaceDetector
     ) throws(FaceKitError) -> [Int: [FaceDescriptor]] {
         var wanted: [Int: [(id: Int, box: CGRect)]] = [:]
         for (id, track) in tracks {
             for shot in track.shots { wanted[shot.frame!, default: []].append((id, shot.face.frame)) }
         }
         guard let lastWanted = wanted.keys.max() else { return [:] }
-        let video = try VideoReader(contentsOfFile: path)
+        let video = try VideoReader(contentsOfFile: path, maxPixels: maxPixels)
         var descriptors: [Int: [FaceDescriptor]] = [:]
         while video.lastIndex < lastWanted {
             let decode = wanted[video.lastIndex + 1] != nil

@@ -28,7 +28,7 @@ struct LiveAnnotate {
             tracker = try command.video.tracker(
                 detector: detector, models: command.detection.models, reidentification: .automatic,
                 every: command.frames.every)
-            video = try command.live.open(source)
+            video = try command.live.open(source, maxPixels: command.maxPixels)
         } catch {
             if case .invalidOption = error { throw DetectionFlags.usageError(error) }
             throw error

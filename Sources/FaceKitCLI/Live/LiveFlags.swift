@@ -38,10 +38,11 @@ struct LiveFlags: Sendable {
 
     /// Opens `source`, a read that waits longer than `--stall-timeout` ending it as stalled. A
     /// sender may start after FaceKit: the open waits longer than a read.
-    func open(_ source: VideoReader.LiveSource) throws(FaceKitError) -> VideoReader {
+    /// Frames of more than `maxPixels` pixels end the stream with an error, as photos are refused.
+    func open(_ source: VideoReader.LiveSource, maxPixels: Int) throws(FaceKitError) -> VideoReader {
         try VideoReader(
             liveSource: source, timeoutMs: Int(stallTimeout * 1000),
-            openTimeoutMs: Int(max(stallTimeout, Self.openTimeoutSeconds) * 1000))
+            openTimeoutMs: Int(max(stallTimeout, Self.openTimeoutSeconds) * 1000), maxPixels: maxPixels)
     }
 
     /// What is said when `source` sent nothing for `--stall-timeout`.

@@ -20,7 +20,7 @@ struct LiveTrack {
         let video: VideoReader
         do {
             tracker = try command.makeTracker()
-            video = try command.live.open(source)
+            video = try command.live.open(source, maxPixels: command.maxPixels)
         } catch {
             rowsFile?.discard()
             summaryFile?.discard()

@@ -97,7 +97,7 @@ struct ReportAnalysis {
                 tracker.reset()
                 var records: [FaceRecord] = []
                 let failure = tracker.trackVideo(
-                    at: path, sampler: frames.sampler, progress: (context.stderr, showProgress), kept: "faces"
+                    at: path, maxPixels: workers.maxPixels, sampler: frames.sampler, progress: (context.stderr, showProgress), kept: "faces"
                 ) { records.append($0) }.failure
                 result.faces += TrackCommand.joined(records, tracker: tracker, known: known).map(ReportFace.init(record:))
                 if let failure {

@@ -62,13 +62,13 @@ extension FaceTracker {
     /// `framesLeft` counts analysed frames down to a stop as abrupt as a kill (`track`'s tests):
     /// at 0 the video is left part way, with no message.
     func trackVideo(
-        at path: String, sampler: FrameSampler, progress: (output: any TextOutput, enabled: Bool), kept: String,
-        framesLeft: inout Int?, finalIDs: Bool = false, emit: (FaceRecord) -> Void,
+        at path: String, maxPixels: Int, sampler: FrameSampler, progress: (output: any TextOutput, enabled: Bool),
+        kept: String, framesLeft: inout Int?, finalIDs: Bool = false, emit: (FaceRecord) -> Void,
         emitFaceless: (FacelessRecord) -> Void = { _ in }
     ) -> (framesAnalysed: Int, failure: String?) {
         let video: VideoReader
         do {
-            video = try VideoReader(contentsOfFile: path)
+            video = try VideoReader(contentsOfFile: path, maxPixels: maxPixels)
         } catch {
             return (0, error.description)
         }
@@ -143,14 +143,14 @@ extension FaceTracker {
         return (framesAnalysed, frames.passedEnd ? nil : video.incompleteReadingMessage(kept: kept))
     }
 
-    /// ``trackVideo(at:sampler:progress:kept:framesLeft:finalIDs:emit:emitFaceless:)`` to the video's end.
+    /// ``trackVideo(at:maxPixels:sampler:progress:kept:framesLeft:finalIDs:emit:emitFaceless:)`` to the video's end.
     func trackVideo(
-        at path: String, sampler: FrameSampler, progress: (output: any TextOutput, enabled: Bool), kept: String,
-        finalIDs: Bool = false, emit: (FaceRecord) -> Void
+        at path: String, maxPixels: Int, sampler: FrameSampler, progress: (output: any TextOutput, enabled: Bool),
+        kept: String, finalIDs: Bool = false, emit: (FaceRecord) -> Void
     ) -> (framesAnalysed: Int, failure: String?) {
         var unlimited: Int?
         return trackVideo(
-            at: path, sampler: sampler, progress: progress, kept: kept, framesLeft: &unlimited, finalIDs: finalIDs,
-            emit: emit)
+            at: path, maxPixels: maxPixels, sampler: sampler, progress: progress, kept: kept, framesLeft: &unlimited,
+            finalIDs: finalIDs, emit: emit)
     }
 }

@@ -50,6 +50,9 @@ struct TrackCommand: ParsableCommand {
                     "reid-window", \.reidWindow, valueName: "seconds",
                     help: "How long after a face was last seen it can still be recognised by appearance."),
                 .flag("no-reid", \.noReid, help: "Do not re-identify faces by appearance (faster)."),
+                .option(
+                    "max-pixels", \.maxPixels, valueName: "n",
+                    help: "Refuse videos whose frames have more pixels (width x height) than this."),
             ]
             + LiveFlags.arguments(\.live)
             + VideoFlags.arguments(\.video)
@@ -75,6 +78,7 @@ struct TrackCommand: ParsableCommand {
     var maxMissed = TrackerConfiguration().maximumMissedFrames
     var reidWindow = TrackerConfiguration().reidentificationWindowMs / 1000
     var noReid = false
+    var maxPixels = FaceImage.defaultMaxPixels
     var live = LiveFlags()
     var video = VideoFlags()
     var collection = CollectionOutputFlags()
@@ -118,6 +122,7 @@ struct TrackCommand: ParsableCommand {
                 "'--orientation any' is for photos: 'facekit track' searches video for upright faces only "
                     + "(use 'facekit analyze --orientation any' on frames)")
         }
+        try WorkerFlags.validate(maxPixels: maxPixels)
         try frames.validate()
         guard maxMissed >= 0 else {
             throw CommandError("The value '\(maxMissed)' is invalid for '--max-missed <n>': it must not be negative")
@@ -183,7 +188,7 @@ struct TrackCommand: ParsableCommand {
             TrackOwnSettings(
                 minDetectionScore: detectorOptions.minDetectionScore, every: frames.every, start: frames.start,
                 end: frames.end, detectionInterval: video.detectionInterval, smoothing: !video.noSmoothing,
-                maxMissed: maxMissed, reidWindow: reidWindow, reid: !noReid))
+                maxMissed: maxMissed, reidWindow: reidWindow, reid: !noReid, maxPixels: maxPixels))
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
@@ -254,7 +259,7 @@ struct TrackCommand: ParsableCommand {
                 var waiting: [TableRow] = []
                 let keepsPoints = collection.points68
                 outcome = tracker.trackVideo(
-                    at: entry.path, sampler: frames.sampler, progress: (context.stderr, showsProgress(context)),
+                    at: entry.path, maxPixels: maxPixels, sampler: frames.sampler, progress: (context.stderr, showsProgress(context)),
                     kept: "rows", framesLeft: &framesLeft, finalIDs: true,
                     emit: { record in
                         var record = record

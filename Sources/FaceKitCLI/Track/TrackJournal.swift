@@ -1,3 +1,4 @@
+import FaceKit
 import FaceKitArguments
 
 /// The journal of `facekit track --output FILE` (see ``CollectionJournal``): one checkpoint per
@@ -24,6 +25,8 @@ struct TrackOwnSettings: CommandSettings {
     var maxMissed: Int
     var reidWindow: Double
     var reid: Bool
+    /// `nil` in a journal written before track took `--max-pixels`: the default.
+    var maxPixels: Int?
 
     func phrases(with collection: CollectionSettings) -> [(key: String, text: String)] {
         collection.phrases(own: [
@@ -36,6 +39,7 @@ struct TrackOwnSettings: CommandSettings {
             ("max-missed", "--max-missed \(maxMissed)"),
             ("reid-window", "--reid-window \(reidWindow.defaultValueDescription)"),
             ("no-reid", CollectionSettings.flagPhrase("no-reid", !reid)),
+            ("max-pixels", "--max-pixels \(maxPixels ?? FaceImage.defaultMaxPixels)"),
         ])
     }
 }

@@ -5,8 +5,9 @@ import Testing
 
 @testable import FaceKitCLI
 
-/// Video frames have the pixel limit photos have (`FaceImage.defaultMaxPixels`, 100 million):
-/// a video of larger frames is refused by name before a frame is decoded, and the run goes on.
+/// Video frames have the pixel limit photos have (`--max-pixels`, by default
+/// `FaceImage.defaultMaxPixels`, 100 million): a video of larger frames is refused by name before
+/// a frame is decoded, and the run goes on.
 @Suite("the pixel limit of video frames", .needsModels)
 struct VideoPixelLimitTests {
     /// A YUV4MPEG2 stream that declares `width` x `height` frames and holds the start of one:
@@ -35,6 +36,30 @@ struct VideoPixelLimitTests {
             let tracked = rows.filter { $0["source"] == TrackCommandTests.crossing }
             #expect(!tracked.isEmpty && tracked.count == rows.count - 1)
         }
+    }
+
+    @Test("--max-pixels lowers the limit for track, annotate and group: the 640x360 test clip refused under 230,000 pixels, tracked at its own size")
+    func optionLowersTheLimit() throws {
+        let message = "facekit: \(TrackCommandTests.crossing): image too large: frames of 640x360 pixels are over the limit of 230000"
+        let refused = TrackCommandTests.track(["--every", "10", "--quiet", "--max-pixels", "230000", TrackCommandTests.crossing])
+        #expect(refused.status == 1)
+        #expect(refused.stderrLines == [message], "\(refused.stderr)")
+        #expect(try CSVTable(text: refused.stdout).records.map { $0["status"] } == ["failed"])
+        let exact = TrackCommandTests.track(["--every", "10", "--quiet", "--max-pixels", "230400", TrackCommandTests.crossing])
+        #expect(exact.status == 0, "\(exact.stderr)")
+        #expect(try CSVTable(text: exact.stdout).records.contains { $0["status"] == "detected" })
+        try TestSupport.withTemporaryFolder { folder in
+            let annotated = AnnotateCommandTests.annotate(
+                ["--max-pixels", "230000", "--output", folder + "/out", TrackCommandTests.crossing])
+            #expect(annotated.status == 1)
+            #expect(annotated.stderr.contains("frames of 640x360 pixels are over the limit of 230000"), "\(annotated.stderr)")
+            let grouped = TestSupport.run([
+                "group", "--model-dir", TestSupport.modelDirectory ?? "/nonexistent", "--max-pixels", "230000",
+                "--output", folder + "/people", TrackCommandTests.crossing,
+            ])
+            #expect(grouped.stderr.contains("frames of 640x360 pixels are over the limit of 230000"), "\(grouped.stderr)")
+        }
+        #expect(TrackCommandTests.track(["--max-pixels", "0", TrackCommandTests.crossing]).status == 64)
     }
 
     @Test("the limit is the caller's: the test clip refused under 1000 pixels, read under its own size")
