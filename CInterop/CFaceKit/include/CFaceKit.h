@@ -666,6 +666,16 @@ typedef struct fk_video_writer fk_video_writer;
 int32_t fk_video_writer_create(const char *path, const char *fourcc, double fps, int32_t width,
                                int32_t height, fk_video_writer **out, fk_error *error);
 
+/* fk_video_writer_create for a file the caller has made and opened for writing: descriptor is
+ * duplicated (the caller keeps and closes its own), truncated and written from its start, and
+ * name only tells the container by its extension, as path does above; nothing is opened by
+ * name. A caller that made the file in a folder it holds open (openat) so writes that very file,
+ * whatever a link put in the folder's place meanwhile. On failure the file is left, empty, to
+ * its caller. */
+int32_t fk_video_writer_create_on_descriptor(int32_t descriptor, const char *name, const char *fourcc, double fps,
+                                             int32_t width, int32_t height, fk_video_writer **out,
+                                             fk_error *error);
+
 /* Encodes frame as the next frame. Its size must be the writer's (FK_INVALID_ARGUMENT
  * otherwise). Fails with FK_FILE_UNWRITABLE when writing the encoded data fails (the system's
  * reason), and after fk_video_writer_finish. */

@@ -243,30 +243,57 @@ void open_writer(fk_video_writer &writer, const char *fourcc, double fps) {
     if (writer.scaler == nullptr) throw fk::failure(FK_INVALID_ARGUMENT, refused);
 }
 
+/// The checks both ways of creating a writer make of their arguments.
+void check_writer_arguments(const char *name, const char *fourcc, double fps, int32_t width, int32_t height,
+                            fk_video_writer **out) {
+    fk::require(name != nullptr && fourcc != nullptr && out != nullptr, "path, fourcc and out must not be NULL");
+    fk::require(std::strlen(fourcc) == 4, "fourcc must be exactly 4 characters");
+    fk::require(std::isfinite(fps) && fps > 0 && fps <= 1000, "fps must be in (0, 1000]");
+    fk::require(width >= 2 && height >= 2 && width <= 16384 && height <= 16384, "width and height must be in 2 ... 16384");
+}
+
+/// A writer on `descriptor` (which it then owns), its container told by `name`'s extension.
+std::unique_ptr<fk_video_writer> make_writer(int descriptor, const char *name, const char *fourcc, double fps,
+                                             int32_t width, int32_t height) {
+    fk::listen_to_ffmpeg_log();  // FFmpeg's own warnings would reach stderr
+    auto writer = std::make_unique<fk_video_writer>();
+    writer->descriptor = descriptor;
+    writer->path = name;
+    writer->width = width;
+    writer->height = height;
+    open_writer(*writer, fourcc, fps);
+    return writer;
+}
+
 }  // namespace
 
 extern "C" int32_t fk_video_writer_create(const char *path, const char *fourcc, double fps, int32_t width,
                                           int32_t height, fk_video_writer **out, fk_error *error) {
     return fk::guarded(error, [&] {
-        fk::require(path != nullptr && fourcc != nullptr && out != nullptr, "path, fourcc and out must not be NULL");
-        fk::require(std::strlen(fourcc) == 4, "fourcc must be exactly 4 characters");
-        fk::require(std::isfinite(fps) && fps > 0 && fps <= 1000, "fps must be in (0, 1000]");
-        fk::require(width >= 2 && height >= 2 && width <= 16384 && height <= 16384,
-                    "width and height must be in 2 ... 16384");
-        fk::listen_to_ffmpeg_log();  // FFmpeg's own warnings would reach stderr
-        auto writer = std::make_unique<fk_video_writer>();
-        writer->descriptor = create_file(path);
-        writer->path = path;
-        writer->width = width;
-        writer->height = height;
+        check_writer_arguments(path, fourcc, fps, width, height, out);
+        const int descriptor = create_file(path);
         try {
-            open_writer(*writer, fourcc, fps);
+            *out = make_writer(descriptor, path, fourcc, fps, width, height).release();
         } catch (...) {
-            writer.reset();
             ::unlink(path);
             throw;
         }
-        *out = writer.release();
+    });
+}
+
+extern "C" int32_t fk_video_writer_create_on_descriptor(int32_t descriptor, const char *name, const char *fourcc,
+                                                        double fps, int32_t width, int32_t height,
+                                                        fk_video_writer **out, fk_error *error) {
+    return fk::guarded(error, [&] {
+        check_writer_arguments(name, fourcc, fps, width, height, out);
+        const int own = ::fcntl(descriptor, F_DUPFD_CLOEXEC, 0);
+        if (own < 0) throw fk::failure(FK_FILE_UNWRITABLE, std::string("cannot write the file: ") + std::strerror(errno));
+        if (::ftruncate(own, 0) != 0 || ::lseek(own, 0, SEEK_SET) != 0) {
+            const int code = errno;
+            ::close(own);
+            throw fk::failure(FK_FILE_UNWRITABLE, std::string("cannot write the file: ") + std::strerror(code));
+        }
+        *out = make_writer(own, name, fourcc, fps, width, height).release();
     });
 }
 

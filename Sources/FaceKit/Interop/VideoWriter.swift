@@ -39,8 +39,38 @@ package final class VideoWriter {
     /// Creates (or replaces) the file at `path` (which may hold bytes that are not UTF-8, as
     /// ``FilePathEncoding`` says); runs `fk_video_writer_create` with each of `codecs` in turn and
     /// throws the last failure when none can be used.
-    package init(
+    package convenience init(
         path: String, framesPerSecond: Double, width: Int, height: Int, codecs: [String] = VideoWriter.defaultCodecs
+    ) throws(FaceKitError) {
+        try self.init(path: path, framesPerSecond: framesPerSecond, width: width, height: height, codecs: codecs) {
+            candidate, created, error in
+            FilePathEncoding.withFileSystemRepresentation(path) {
+                fk_video_writer_create($0, candidate, framesPerSecond, Int32(width), Int32(height), &created, error)
+            }
+        }
+    }
+
+    /// Writes the file open for writing at `descriptor` (the caller keeps it, and closes it),
+    /// whose container `path`'s extension tells; nothing is opened by name
+    /// (`fk_video_writer_create_on_descriptor`), so a file made in a folder held open is the one
+    /// written, whatever replaces the folder's path meanwhile.
+    package convenience init(
+        descriptor: Int32, path: String, framesPerSecond: Double, width: Int, height: Int,
+        codecs: [String] = VideoWriter.defaultCodecs
+    ) throws(FaceKitError) {
+        try self.init(path: path, framesPerSecond: framesPerSecond, width: width, height: height, codecs: codecs) {
+            candidate, created, error in
+            FilePathEncoding.withFileSystemRepresentation(path) {
+                fk_video_writer_create_on_descriptor(
+                    descriptor, $0, candidate, framesPerSecond, Int32(width), Int32(height), &created, error)
+            }
+        }
+    }
+
+    /// Checks the arguments, then runs `create` with each of `codecs` in turn until one succeeds.
+    private init(
+        path: String, framesPerSecond: Double, width: Int, height: Int, codecs: [String],
+        create: (String, inout OpaquePointer?, UnsafeMutablePointer<fk_error>?) -> Int32
     ) throws(FaceKitError) {
         guard !codecs.isEmpty, codecs.allSatisfy({ $0.utf8.count == 4 }) else {
             throw .invalidOption(name: "codecs", reason: "give one or more four-character codes such as avc1")
@@ -57,12 +87,7 @@ package final class VideoWriter {
         for candidate in codecs {
             var created: OpaquePointer?
             do throws(FaceKitError) {
-                try callNative(subject: path) { error in
-                    FilePathEncoding.withFileSystemRepresentation(path) {
-                        fk_video_writer_create(
-                            $0, candidate, framesPerSecond, Int32(width), Int32(height), &created, error)
-                    }
-                }
+                try callNative(subject: path) { error in create(candidate, &created, error) }
                 pointer = created!
                 codec = candidate
                 self.path = path

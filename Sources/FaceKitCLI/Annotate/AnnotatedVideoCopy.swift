@@ -49,8 +49,11 @@ final class AnnotatedVideoCopy {
             let codecs =
                 AnnotationTarget.fileExtension(target.outputPath) == "webm"
                 ? VideoWriter.webMCodecs : VideoWriter.defaultCodecs
+            // Written through the descriptor of the file made in the checked folder: a link put
+            // in the folder's place meanwhile is never followed.
             writer = try VideoWriter(
-                path: temporary.path, framesPerSecond: framesPerSecond, width: width, height: height, codecs: codecs)
+                descriptor: temporary.descriptor, path: temporary.path, framesPerSecond: framesPerSecond, width: width,
+                height: height, codecs: codecs)
         } catch {
             temporary.remove()
             close(temporary.descriptor)

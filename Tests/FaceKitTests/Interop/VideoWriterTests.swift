@@ -21,6 +21,32 @@ struct VideoWriterTests {
         return try body(folder)
     }
 
+    @Test("a writer on a descriptor writes that file, though a link replaced its folder's path after it was made")
+    func descriptorOutlivesItsPath() throws {
+        try Self.withFolder { root in
+            let files = FileManager.default
+            let folder = root + "/out", elsewhere = root + "/elsewhere"
+            try files.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            try files.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+            let descriptor = open(folder + "/clip.mp4", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            try #require(descriptor >= 0)
+            defer { close(descriptor) }
+            // The folder swapped for a link to another, as annotate's output folder could be
+            // between its check and the video's writing.
+            try files.moveItem(atPath: folder, toPath: root + "/moved")
+            try files.createSymbolicLink(atPath: folder, withDestinationPath: elsewhere)
+            let writer = try VideoWriter(
+                descriptor: descriptor, path: folder + "/clip.mp4", framesPerSecond: 25, width: 160, height: 120)
+            for index in 0..<10 { try writer.write(Self.frame(index)) }
+            try writer.finish()
+            #expect(try files.contentsOfDirectory(atPath: elsewhere).isEmpty)
+            let video = try VideoReader(contentsOfFile: root + "/moved/clip.mp4")
+            var frames = 0
+            while try video.next() != nil { frames += 1 }
+            #expect(frames == 10)
+        }
+    }
+
     @Test(
         "every frame is written at the size and rate given, and read back by VideoReader",
         arguments: [
