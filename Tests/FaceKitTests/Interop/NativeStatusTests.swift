@@ -15,30 +15,32 @@ struct NativeStatusTests {
         #expect(NativeStatus.allCases.map(\.cValue) == Array(0...10))
     }
 
+    /// What `callNative` throws for a shim call about `subject` that fails with `status` and
+    /// `message`; `nil` if it throws nothing.
+    static func error(of status: NativeStatus, message: String, subject: String) -> FaceKitError? {
+        do {
+            try callNative(subject: subject) { record in
+                record.pointee.status = status.rawValue
+                withUnsafeMutableBytes(of: &record.pointee.message) { $0.copyBytes(from: Array((message + "\0").utf8)) }
+                return status.rawValue
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     @Test("FK_INVALID_SETTING is an invalid FACEKIT_NATIVE, with the shim's message")
     func invalidSettingNamesTheVariable() {
-        #expect {
-            try callNative(subject: "yunet.onnx") { record in
-                record.pointee.status = NativeStatus.invalidSetting.rawValue
-                withUnsafeMutableBytes(of: &record.pointee.message) { $0.copyBytes(from: Array("no\0".utf8)) }
-                return NativeStatus.invalidSetting.rawValue
-            }
-        } throws: { error in
-            (error as? FaceKitError) == .invalidOption(name: "FACEKIT_NATIVE", reason: "no")
-        }
+        #expect(
+            Self.error(of: .invalidSetting, message: "no", subject: "yunet.onnx")
+                == .invalidOption(name: "FACEKIT_NATIVE", reason: "no"))
     }
 
     @Test("a status of the shim becomes the FaceKitError of its kind, naming the subject")
     func unwritableMapsToItsError() {
-        #expect {
-            try callNative(subject: "out/a.mp4") { record in
-                record.pointee.status = NativeStatus.fileUnwritable.rawValue
-                withUnsafeMutableBytes(of: &record.pointee.message) { $0.copyBytes(from: Array("disk full\0".utf8)) }
-                return NativeStatus.fileUnwritable.rawValue
-            }
-        } throws: { error in
-            (error as? FaceKitError) == .unwritableFile(path: "out/a.mp4", reason: "disk full")
-                && "\(error)" == "out/a.mp4: cannot write file: disk full"
-        }
+        let error = Self.error(of: .fileUnwritable, message: "disk full", subject: "out/a.mp4")
+        #expect(error == .unwritableFile(path: "out/a.mp4", reason: "disk full"))
+        #expect(error.map { "\($0)" } == "out/a.mp4: cannot write file: disk full")
     }
 }
