@@ -21,7 +21,6 @@
 #include <dirent.h>
 #include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
