@@ -79,7 +79,7 @@ extern "C" int32_t fk_canvas_create(const fk_image *image, fk_canvas **out, fk_e
     });
 }
 
-extern "C" void fk_canvas_free(fk_canvas *canvas) { delete canvas; }
+extern "C" void fk_canvas_free(fk_canvas *canvas) { const fk::native_call call; delete canvas; }
 
 extern "C" int32_t fk_canvas_get_size(const fk_canvas *canvas, int32_t *width, int32_t *height,
                                       fk_error *error) {

@@ -51,7 +51,7 @@ extern "C" int32_t fk_face_descriptor_copy(const fk_face_descriptor *source, fk_
     });
 }
 
-extern "C" void fk_face_descriptor_free(fk_face_descriptor *descriptor) { delete descriptor; }
+extern "C" void fk_face_descriptor_free(fk_face_descriptor *descriptor) { const fk::native_call call; delete descriptor; }
 
 extern "C" int32_t fk_face_descriptor_compute(fk_face_descriptor *descriptor, const fk_image *image,
                                               const fk_point *points, int32_t count,

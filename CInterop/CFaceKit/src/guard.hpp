@@ -3,6 +3,7 @@
 #pragma once
 
 #include "CFaceKit.h"
+#include "exit_gate.hpp"
 
 #include <cstdio>
 #include <exception>
@@ -32,6 +33,7 @@ inline int32_t report(fk_error *error, fk_status status, const std::string &mess
 /// Runs body() and converts whatever it throws into a status and a message in *error.
 template <typename Body>
 int32_t guarded(fk_error *error, Body &&body) noexcept {
+    const native_call call;  // held until the body is done, so that exit() waits for it (exit_gate.hpp)
     try {
         body();
         return FK_OK;

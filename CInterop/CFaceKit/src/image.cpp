@@ -302,7 +302,7 @@ extern "C" int32_t fk_image_create_from_pixels(const uint8_t *pixels, int32_t wi
     });
 }
 
-extern "C" void fk_image_free(fk_image *image) { delete image; }
+extern "C" void fk_image_free(fk_image *image) { const fk::native_call call; delete image; }
 
 extern "C" int32_t fk_image_get_size(const fk_image *image, int32_t *width, int32_t *height,
                                      fk_error *error) {

@@ -150,7 +150,7 @@ extern "C" int32_t fk_image_encode(const fk_image *image, const char *file_exten
     });
 }
 
-extern "C" void fk_bytes_free(uint8_t *bytes) { std::free(bytes); }
+extern "C" void fk_bytes_free(uint8_t *bytes) { const fk::native_call call; std::free(bytes); }
 
 extern "C" int32_t fk_image_warp(const fk_image *image, const float affine[6], int32_t width, int32_t height,
                                  int32_t border, fk_image **out, fk_error *error) {

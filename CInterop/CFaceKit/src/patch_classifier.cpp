@@ -89,7 +89,7 @@ extern "C" int32_t fk_patch_classifier_create(const char *model_path, const char
     });
 }
 
-extern "C" void fk_patch_classifier_free(fk_patch_classifier *classifier) { delete classifier; }
+extern "C" void fk_patch_classifier_free(fk_patch_classifier *classifier) { const fk::native_call call; delete classifier; }
 
 extern "C" int32_t fk_patch_classifier_run(fk_patch_classifier *classifier, const uint8_t *patches, int32_t count,
                                            float *logits, fk_error *error) {

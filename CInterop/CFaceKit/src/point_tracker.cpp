@@ -31,7 +31,7 @@ extern "C" int32_t fk_point_tracker_create_on_path(int32_t window, int32_t level
     });
 }
 
-extern "C" void fk_point_tracker_free(fk_point_tracker *tracker) { delete tracker; }
+extern "C" void fk_point_tracker_free(fk_point_tracker *tracker) { const fk::native_call call; delete tracker; }
 
 extern "C" int32_t fk_point_tracker_push_frame(fk_point_tracker *tracker, const fk_image *frame,
                                                int32_t reduction, fk_error *error) {

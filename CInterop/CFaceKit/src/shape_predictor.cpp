@@ -472,7 +472,7 @@ extern "C" int32_t fk_shape_predictor_create_on_path(const char *model_path, con
     });
 }
 
-extern "C" void fk_shape_predictor_free(fk_shape_predictor *predictor) { delete predictor; }
+extern "C" void fk_shape_predictor_free(fk_shape_predictor *predictor) { const fk::native_call call; delete predictor; }
 
 extern "C" int32_t fk_shape_predictor_point_count(const fk_shape_predictor *predictor, int32_t *count,
                                                   fk_error *error) {

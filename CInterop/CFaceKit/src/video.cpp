@@ -118,14 +118,18 @@ class read_ahead {
             decoding_ = true;
             lock.unlock();
             entry next;
-            try {
-                next.frame = decoder_.next(convert);
-                // Made here, on this thread, rather than twice on the caller's (the flow's pyramid
-                // and the cut detector's thumbnail both read grey).
-                if (next.frame.ok && next.frame.converted && next.frame.image.type() == CV_8UC3)
-                    cv::cvtColor(next.frame.image, next.frame.grey, cv::COLOR_BGR2GRAY);
-            } catch (...) {
-                next.failure = std::current_exception();
+            {
+                // A call of FaceKit's own: exit waits for this frame, and the worker parks after it.
+                const fk::native_call call;
+                try {
+                    next.frame = decoder_.next(convert);
+                    // Made here, on this thread, rather than twice on the caller's (the flow's
+                    // pyramid and the cut detector's thumbnail both read grey).
+                    if (next.frame.ok && next.frame.converted && next.frame.image.type() == CV_8UC3)
+                        cv::cvtColor(next.frame.image, next.frame.grey, cv::COLOR_BGR2GRAY);
+                } catch (...) {
+                    next.failure = std::current_exception();
+                }
             }
             lock.lock();
             decoding_ = false;
@@ -277,7 +281,7 @@ extern "C" int32_t fk_video_get_end(const fk_video *video, fk_video_end *out, fk
     });
 }
 
-extern "C" void fk_video_free(fk_video *video) { delete video; }
+extern "C" void fk_video_free(fk_video *video) { const fk::native_call call; delete video; }
 
 extern "C" int32_t fk_video_get_info(const fk_video *video, fk_video_info *out, fk_error *error) {
     return fk::guarded(error, [&] {

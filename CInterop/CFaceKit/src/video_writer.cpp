@@ -335,6 +335,7 @@ extern "C" int32_t fk_video_writer_finish(fk_video_writer *writer, fk_error *err
 }
 
 extern "C" void fk_video_writer_free(fk_video_writer *writer) {
+    const fk::native_call call;  // finishing encodes and writes: exit waits for it (exit_gate.hpp)
     if (writer == nullptr) return;
     if (!writer->finished) {
         fk_error ignored{};

@@ -203,7 +203,7 @@ extern "C" int32_t fk_yunet_create_on_path(const char *model_path, int32_t path,
     });
 }
 
-extern "C" void fk_yunet_free(fk_yunet *yunet) { delete yunet; }
+extern "C" void fk_yunet_free(fk_yunet *yunet) { const fk::native_call call; delete yunet; }
 
 extern "C" int32_t fk_yunet_detect(fk_yunet *yunet, const fk_image *image, fk_rect region, float scale,
                                    int32_t mirrored, int32_t quarter_turns, float min_score, float nms_overlap,

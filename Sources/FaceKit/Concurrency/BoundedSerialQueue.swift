@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 internal import CFaceKit
 
 /// A serial queue that holds at most `limit` jobs, queued or running: past that, ``async(_:)``
@@ -14,9 +13,9 @@ internal import CFaceKit
 /// jobs. A pool thread (Dispatch's) could not be lowered: it goes on to run other queues' work.
 ///
 /// A queue still alive when the process exits (a tracker in a top-level variable, which Swift
-/// never deinitialises) finishes its jobs before the libraries are torn down, and then takes no
-/// more (``finishAtExit()``): a ResNet pass still running in OpenBLAS when its exit handler runs
-/// hung the process or crashed it.
+/// never deinitialises) needs nothing of its own: the shim's exit gate (exit_gate.hpp) lets the
+/// job inside a native call finish before the libraries are torn down, and parks the thread at
+/// its next one.
 ///
 /// ```swift
 /// let queue = BoundedSerialQueue(label: "FaceKit.Example", limit: 4)
@@ -35,30 +34,16 @@ final class BoundedSerialQueue: Sendable {
         /// ``sync(_:)`` bodies running on their callers' threads: no job starts meanwhile.
         var bodiesRunning = 0
         var isStopping = false
-        /// The process is exiting: no job starts any more.
-        var isExiting = false
-        /// The queue's thread, once it runs: the one thread that must not wait for the queue.
-        var thread: pthread_t?
         /// Jobs queued or running.
         var load: Int { jobs.count + (isRunning ? 1 : 0) }
     }
 
     private let state = ConditionMutex(State())
     private let limit: Int
-    /// The states of the queues alive, for ``finishAtExit()``; each queue removes its own.
-    private static let live = Mutex<[ObjectIdentifier: ConditionMutex<State>]>([:])
-    /// Registers ``finishAtExit()`` with `atexit` once, when the first queue is made: handlers
-    /// run in the reverse order of their registration, so it runs before the exit handlers the
-    /// libraries registered when they were loaded, and before any library's destructor.
-    private static let exitHandler: Void = { _ = atexit { BoundedSerialQueue.finishAtExit() } }()
-    /// How long the exit waits for a queue's jobs: a few ResNet passes take well under a second.
-    static let exitTimeout: TimeInterval = 5
 
     init(label: String, limit: Int) {
         precondition(limit >= 1, "BoundedSerialQueue: limit must be at least 1, not \(limit)")
         self.limit = limit
-        _ = Self.exitHandler
-        Self.live.withLock { [state] in $0[ObjectIdentifier(state)] = state }
         // The thread holds the state, not the queue, so that the queue's deinit can stop it.
         // Named by the system call from inside: Foundation's `Thread.name` did not always reach
         // the system's name (a thread started from a dispatch worker kept the worker's).
@@ -70,23 +55,7 @@ final class BoundedSerialQueue: Sendable {
 
     /// Every job given holds what it needs, so none is queued once no one holds the queue.
     deinit {
-        Self.live.withLock { [state] in _ = $0.removeValue(forKey: ObjectIdentifier(state)) }
         state.withLock { $0.isStopping = true }
-    }
-
-    /// Waits, at the process's exit, for every live queue's jobs given so far, then stops its
-    /// thread before it starts another: none is left running in the libraries (OpenBLAS, dlib,
-    /// OpenCV) while their exit handlers and destructors tear them down. A queue whose jobs take
-    /// longer than ``exitTimeout`` is left as it is, and so is the queue whose job called `exit`.
-    static func finishAtExit() {
-        let states = live.withLock { Array($0.values) }
-        let deadline = Date(timeIntervalSinceNow: exitTimeout)
-        let current = pthread_self()
-        for state in states {
-            let isOwnThread = state.withLock { $0.thread.map { pthread_equal($0, current) != 0 } ?? false }
-            if isOwnThread { continue }
-            _ = state.withLock(when: { $0.load == 0 && $0.bodiesRunning == 0 }, before: deadline) { $0.isExiting = true }
-        }
     }
 
     /// Runs `job` after the jobs given before it, first waiting for a free place.
@@ -105,12 +74,11 @@ final class BoundedSerialQueue: Sendable {
     /// The queue's thread: takes the jobs in order until the queue is gone.
     private static func serve(_ state: ConditionMutex<State>) {
         _ = fk_thread_lower_priority(backgroundNiceSteps)
-        state.withLock { $0.thread = pthread_self() }
         while true {
             let job = state.withLock(when: {
-                $0.isStopping || $0.isExiting || (!$0.jobs.isEmpty && $0.bodiesRunning == 0)
+                $0.isStopping || (!$0.jobs.isEmpty && $0.bodiesRunning == 0)
             }) { (state) -> (@Sendable () -> Void)? in
-                guard !state.isExiting, !state.jobs.isEmpty, state.bodiesRunning == 0 else { return nil }
+                guard !state.jobs.isEmpty, state.bodiesRunning == 0 else { return nil }
                 state.isRunning = true
                 return state.jobs.removeFirst()
             }
