@@ -70,7 +70,8 @@ import Synchronization
 /// let video = try VideoReader(contentsOfFile: "clip.mp4")
 /// while let frame = try video.next(), let image = frame.image {
 ///     for face in try tracker.process(image, timestampMs: frame.timestampMs) {
-///         print(frame.index, face.trackingID!, face.frame)   // 0 0 (212.0, 80.0, 92.0, 92.0) ...
+///         let box = face.frame.integral
+///         print(frame.index, face.trackingID!, box.minX, box.minY, box.width, box.height)   // 0 0 91.0 117.0 88.0 114.0 ...
 ///     }
 /// }
 /// ```
