@@ -113,7 +113,7 @@ int main(int argc, char **argv) {
                            &error),
            error, "yunet")) {
         const fk_rect whole{0, 0, float(width), float(height)};
-        if (ok(fk_yunet_detect(yunet, image, whole, 320.f / float(width), 0, 0.5f, 0.3f, faces.data(),
+        if (ok(fk_yunet_detect(yunet, image, whole, 320.f / float(width), 0, 0, 0.5f, 0.3f, faces.data(),
                                int32_t(faces.size()), &found, &error),
                error, "yunet detect")) {
             std::printf("yunet_faces %d\n", found);
