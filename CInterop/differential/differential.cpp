@@ -17,7 +17,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <dirent.h>
 #include <fstream>
 #include <memory>
@@ -186,60 +185,7 @@ void yunet_agrees(const std::string &model, const std::vector<Picture> &pictures
                  matched / 2, worst_pixels, worst_score);
 }
 
-// ---- Point flow ------------------------------------------------------------------------------
-
-/// Where both follow a point, positions and forward-backward errors within 0.01 px; at most 0.5%
-/// of the points followed by one path and lost by the other.
-void flow_agrees(const std::string &clip, int32_t reduction) {
-    fk_error error{};
-    fk_point_tracker *ours = nullptr, *theirs = nullptr;
-    if (fk_point_tracker_create_on_path(15, 3, FK_PATH_FAST, &ours, &error) != FK_OK) fatal("flow", error);
-    if (fk_point_tracker_create_on_path(15, 3, FK_PATH_REFERENCE, &theirs, &error) != FK_OK) fatal("flow", error);
-    const std::vector<Image> read = frames(clip, 10);
-    int followed = 0, disagreements = 0, total = 0;
-    float worst = 0;
-    bool same_as_tools = true;
-    for (size_t index = 0; index < read.size(); ++index) {
-        if (fk_point_tracker_push_frame(ours, read[index].get(), reduction, &error) != FK_OK ||
-            fk_point_tracker_push_frame(theirs, read[index].get(), reduction, &error) != FK_OK)
-            fatal(clip, error);
-        if (index == 0) continue;
-        int32_t width = 0, height = 0;
-        fk_image_get_size(read[index].get(), &width, &height, &error);
-        std::vector<fk_point> points;
-        for (int y = -10; y <= height + 10; y += 23)
-            for (int x = -10; x <= width + 10; x += 29) points.push_back({float(x) + 0.37f, float(y) + 0.61f});
-        const int32_t n = int32_t(points.size());
-        std::vector<fk_point> a(points.size()), b(points.size()), tools(points.size());
-        std::vector<float> a_error(points.size()), b_error(points.size()), tools_error(points.size());
-        if (fk_point_tracker_follow(ours, points.data(), n, a.data(), a_error.data(), &error) != FK_OK ||
-            fk_point_tracker_follow(theirs, points.data(), n, b.data(), b_error.data(), &error) != FK_OK ||
-            fk_opencv_point_tracker_follow(ours, points.data(), n, tools.data(), tools_error.data(), &error) != FK_OK)
-            fatal(clip, error);
-        for (size_t i = 0; i < points.size(); ++i) {
-            ++total;
-            // The reference path is OpenCV's own call: CFaceKitTools' call of it gives its bits.
-            same_as_tools = same_as_tools && std::memcmp(&b[i], &tools[i], sizeof b[i]) == 0 &&
-                            std::memcmp(&b_error[i], &tools_error[i], sizeof b_error[i]) == 0;
-            if ((a_error[i] < 0) != (b_error[i] < 0)) {
-                ++disagreements;
-            } else if (a_error[i] >= 0) {
-                ++followed;
-                worst = std::max({worst, std::fabs(a[i].x - b[i].x), std::fabs(a[i].y - b[i].y),
-                                  std::fabs(a_error[i] - b_error[i])});
-            }
-        }
-    }
-    fk_point_tracker_free(ours);
-    fk_point_tracker_free(theirs);
-    expect(same_as_tools, "flow: " + clip + ": the reference path does not run OpenCV's calcOpticalFlowPyrLK");
-    expect(worst <= 0.01f, "flow: " + clip + ": points followed by both up to " + std::to_string(worst) + " px apart");
-    expect(disagreements <= 0.005 * total, "flow: " + clip + ": " + std::to_string(disagreements) + " of " +
-                                               std::to_string(total) + " followed by one path only");
-    expect(followed > 500, "flow: " + clip + ": too few points followed to compare: " + std::to_string(followed));
-}
-
-// ---- 68 points, head pose, face descriptor --------------------------------------------------
+// ---- 68 points and face descriptor ---------------------------------------------------------
 
 struct Face {
     const Picture *picture;
@@ -292,54 +238,6 @@ void landmarks_agree(const std::vector<Face> &faces, const std::vector<std::vect
     expect(worst <= 1, "68 points: a point " + std::to_string(worst) + " px from dlib's");
     expect(moved <= 0.01 * 68 * faces.size(), "68 points: " + std::to_string(moved) + " of " +
                                                   std::to_string(68 * faces.size()) + " points moved");
-}
-
-/// The mean face FaceKit fits (Sources/FaceKit/Geometry/MeanFace.swift, its `fitted` table):
-/// 68 (x, y, z), read from the source so that there is one copy.
-std::vector<float> mean_face(const std::string &repository) {
-    std::ifstream source(repository + "/Sources/FaceKit/Geometry/MeanFace.swift");
-    std::string line;
-    bool inside = false;
-    std::vector<float> xyz;
-    while (std::getline(source, line)) {
-        if (line.find("static let fitted") != std::string::npos) inside = true;
-        float x, y, z;
-        if (inside && std::sscanf(line.c_str(), " (%f, %f, %f)", &x, &y, &z) == 3) xyz.insert(xyz.end(), {x, y, z});
-        if (inside && line.find(']') == line.find_first_not_of(" \t") && line.find(']') != std::string::npos) break;
-    }
-    if (xyz.size() != 68 * 3) {
-        std::fprintf(stderr, "differential: MeanFace.swift gave %zu coordinates, not 204\n", xyz.size());
-        std::exit(1);
-    }
-    return xyz;
-}
-
-/// The two rotations within 0.01 degrees of each other.
-void pose_agrees(const std::vector<float> &model, const std::vector<Face> &faces,
-                 const std::vector<std::vector<fk_point>> &shapes) {
-    const double focal_widths = 16.0;   // MeanFace.focalLengthInImageWidths
-    int solved = 0;
-    double worst = 0;
-    for (size_t f = 0; f < faces.size(); ++f) {
-        const Picture &p = *faces[f].picture;
-        fk_pose a{}, b{};
-        fk_error error{};
-        const int32_t first = fk_solve_pose_on_path(model.data(), shapes[f].data(), 68, p.width, p.height,
-                                                    focal_widths * p.width, FK_PATH_FAST, &a, &error);
-        const int32_t second = fk_solve_pose_on_path(model.data(), shapes[f].data(), 68, p.width, p.height,
-                                                     focal_widths * p.width, FK_PATH_REFERENCE, &b, &error);
-        expect(first == second, "pose: " + p.name + ": one path found a pose, the other did not");
-        if (first != FK_OK || second != FK_OK) continue;
-        double trace = 0;
-        for (int i = 0; i < 9; ++i) trace += a.rotation[i] * b.rotation[i];
-        const double degrees = std::acos(std::max(-1.0, std::min(1.0, (trace - 1) / 2))) * 180 / M_PI;
-        worst = std::max(worst, degrees);
-        expect(degrees <= 0.01, "pose: " + p.name + ": the two poses " + std::to_string(degrees) + " degrees apart");
-        ++solved;
-    }
-    expect(solved >= 3, "pose: too few poses to compare: " + std::to_string(solved));
-    std::fprintf(stderr, "differential: head pose, refinement against cv::solvePnP: %d faces, at most %g degrees apart\n",
-                 solved, worst);
 }
 
 /// Descriptors within 1e-4 of each other (Euclidean), a copy of the reference's handle too.
@@ -452,18 +350,12 @@ int main(int argc, char **argv) {
     yunet_agrees(yunet, all);
     std::fprintf(stderr, "differential: YuNet compared on %zu pictures\n", all.size());
 
-    flow_agrees(repository + "/TestVideos/crossing.mp4", 1);
-    flow_agrees(repository + "/TestVideos/leave-reenter.mp4", 1);
-    flow_agrees(repository + "/TestVideos/crossing-rotated.mp4", 2);
-    std::fprintf(stderr, "differential: point flow compared on three clips\n");
-
     const std::vector<Face> faces = faces_in(yunet, all);
     const std::string landmarks = models + "/shape_predictor_68_face_landmarks.dat";
     const auto ours = shapes(landmarks, FK_PATH_FAST, faces);
     const auto theirs = shapes(landmarks, FK_PATH_REFERENCE, faces);
     landmarks_agree(faces, ours, theirs);
     std::fprintf(stderr, "differential: 68 points compared on %zu faces\n", faces.size());
-    pose_agrees(mean_face(repository), faces, ours);
     descriptor_agrees(models + "/dlib_face_recognition_resnet_model_v1.dat", faces, ours);
     std::fprintf(stderr, "differential: face descriptor compared\n");
 

@@ -140,17 +140,10 @@ struct NullArgumentTests {
             ("fk_patch_classifier_run(patches NULL)", { fk_patch_classifier_run(h.eyeState, nil, 1, &logit, $0) }),
             ("fk_patch_classifier_run(logits NULL)", { fk_patch_classifier_run(h.eyeState, patch, 1, nil, $0) }),
             ("fk_point_tracker_create(out NULL)", { fk_point_tracker_create(15, 3, nil, $0) }),
-            ("fk_point_tracker_create_on_path(out NULL)", { fk_point_tracker_create_on_path(15, 3, 2, nil, $0) }),
             ("fk_point_tracker_push_frame(tracker NULL)", { fk_point_tracker_push_frame(nil, h.image, 1, $0) }),
             ("fk_point_tracker_push_frame(frame NULL)", { fk_point_tracker_push_frame(h.tracker, nil, 1, $0) }),
             ("fk_point_tracker_follow(tracker NULL)", { fk_point_tracker_follow(nil, points, 1, &points, &errors, $0) }),
             ("fk_point_tracker_follow(points NULL)", { fk_point_tracker_follow(h.tracker, nil, 1, &points, &errors, $0) }),
-            ("fk_opencv_point_tracker_follow(tracker NULL)", {
-                fk_opencv_point_tracker_follow(nil, points, 1, &points, &errors, $0)
-            }),
-            ("fk_opencv_point_tracker_follow(points NULL)", {
-                fk_opencv_point_tracker_follow(h.tracker, nil, 1, &points, &errors, $0)
-            }),
             ("fk_opencv_image_decode(bytes NULL)", { fk_opencv_image_decode(nil, 10, 1, &out, $0) }),
             ("fk_opencv_image_decode(out NULL)", { fk_opencv_image_decode(encoded, encoded.count, 1, nil, $0) }),
             ("fk_shape_predictor_create(path NULL)", { fk_shape_predictor_create(nil, nil, &out, $0) }),
@@ -165,8 +158,6 @@ struct NullArgumentTests {
             }),
             ("fk_solve_pose(model NULL)", { fk_solve_pose(nil, points, 6, 64, 48, 64, &pose, $0) }),
             ("fk_solve_pose(out NULL)", { fk_solve_pose(model, points, 6, 64, 48, 64, nil, $0) }),
-            ("fk_solve_pose_on_path(model NULL)", { fk_solve_pose_on_path(nil, points, 6, 64, 48, 64, 2, &pose, $0) }),
-            ("fk_solve_pose_on_path(out NULL)", { fk_solve_pose_on_path(model, points, 6, 64, 48, 64, 2, nil, $0) }),
             ("fk_video_open(path NULL)", { fk_video_open(nil, 0, &out, $0) }),
             ("fk_video_open(out NULL)", { fk_video_open(NativeInputs.video, 0, nil, $0) }),
             ("fk_video_get_info(video NULL)", { fk_video_get_info(nil, &info, $0) }),

@@ -72,26 +72,25 @@ typedef struct fk_rect {
  *
  *   FK_KERNEL_YUNET      YuNet's network: small_cnn.cpp (and onnx_model.cpp, its ONNX reader)
  *                        or OpenCV's DNN module (cv::dnn::readNetFromONNX, Net::forward)
- *   FK_KERNEL_FLOW       the point tracker's flow: lucas_kanade.cpp or cv::calcOpticalFlowPyrLK
- *   FK_KERNEL_POSE       the head pose's refinement: pose_refinement.cpp or
- *                        cv::solvePnP(SOLVEPNP_ITERATIVE, from the same guess)
  *   FK_KERNEL_LANDMARKS  the shape predictor: shape_predictor.cpp's flat trees (and their copy
  *                        in the model cache) or dlib's shape_predictor, read by dlib
  *   FK_KERNEL_DESCRIPTOR the face descriptor's convolutions: descriptor_conv.hpp or dlib's con_
  *
  * The environment variable FACEKIT_NATIVE chooses for the whole process: unset, empty or "fast",
  * FaceKit's own code; "reference", every kernel on the library's code; "reference:" and a
- * comma-separated list of kernel names (yunet, flow, pose, landmarks, descriptor), only those. It is read once, when
- * first needed. A value it does not take makes every call that consults it fail with
+ * comma-separated list of kernel names (yunet, landmarks, descriptor), only those. It is read
+ * once, when first needed. A value it does not take makes every call that consults it fail with
  * FK_INVALID_SETTING, the message saying what it takes.
+ *
+ * Elsewhere the library's call is the only path: the point tracker's flow is
+ * cv::calcOpticalFlowPyrLK and the head pose's refinement cv::solvePnP(SOLVEPNP_ITERATIVE), whose
+ * own native replacements measured below the 10% of a user's time that keeps one.
  */
 typedef enum fk_kernel {
     FK_KERNEL_YUNET = 0,
-    FK_KERNEL_FLOW = 1,
-    FK_KERNEL_POSE = 2,
-    FK_KERNEL_LANDMARKS = 3,
-    FK_KERNEL_DESCRIPTOR = 4,
-    FK_KERNEL_COUNT = 5
+    FK_KERNEL_LANDMARKS = 1,
+    FK_KERNEL_DESCRIPTOR = 2,
+    FK_KERNEL_COUNT = 3
 } fk_kernel;
 
 typedef enum fk_kernel_path {
@@ -281,16 +280,15 @@ int32_t fk_patch_classifier_run(fk_patch_classifier *classifier, const uint8_t *
                                 float *logits, fk_error *error);
 
 /* ---- Point tracking between frames ------------------------------------------------------------
- * Pyramidal Lucas-Kanade optical flow (OpenCV's calcOpticalFlowPyrLK, to the bit, computed by
- * FaceKit's lucas_kanade.cpp, faster) from one frame to the next,
+ * Pyramidal Lucas-Kanade optical flow (OpenCV's calcOpticalFlowPyrLK) from one frame to the next,
  * checked forward and backward: each point is followed into the new frame, then back, and its
  * forward-backward error is the distance between where it started and where it came back to
  * (Kalal, Mikolajczyk and Matas, "Forward-Backward Error", ICPR 2010). A point followed
  * correctly comes back to within a pixel or so; one that slid onto other texture, was covered or
  * left the picture does not.
  *
- * An fk_point_tracker keeps the grey image pyramid of the last frame given, so each frame is
- * converted and pyramided once. A frame may be followed reduced (the points are scaled in and
+ * An fk_point_tracker keeps the grey image pyramid (with its derivatives) of the last frame
+ * given, so each frame is converted, pyramided and differentiated once. A frame may be followed reduced (the points are scaled in and
  * out): the caller chooses by how much, from the size of the smallest face it follows.
  *
  * Thread safety: an fk_point_tracker may not be shared between threads; use one per video.
@@ -301,12 +299,6 @@ typedef struct fk_point_tracker fk_point_tracker;
  * above the frame itself (0 ... 6). */
 int32_t fk_point_tracker_create(int32_t window, int32_t levels, fk_point_tracker **out,
                                 fk_error *error);
-
-/* fk_point_tracker_create with the flow computed on `path` (an fk_kernel_path): FaceKit's
- * lucas_kanade.cpp or OpenCV's calcOpticalFlowPyrLK, the reference. fk_point_tracker_create is
- * this with FK_PATH_FROM_ENVIRONMENT. */
-int32_t fk_point_tracker_create_on_path(int32_t window, int32_t levels, int32_t path,
-                                        fk_point_tracker **out, fk_error *error);
 
 void fk_point_tracker_free(fk_point_tracker *tracker);
 
@@ -386,13 +378,6 @@ typedef struct fk_pose {
 int32_t fk_solve_pose(const float *model_points_xyz, const fk_point *image_points, int32_t count,
                       int32_t image_width, int32_t image_height, double focal_length, fk_pose *out,
                       fk_error *error);
-
-/* fk_solve_pose with the iterative refinement on `path` (an fk_kernel_path): FaceKit's
- * pose_refinement.cpp or cv::solvePnP(SOLVEPNP_ITERATIVE) from the same guess, the reference.
- * fk_solve_pose is this with FK_PATH_FROM_ENVIRONMENT. */
-int32_t fk_solve_pose_on_path(const float *model_points_xyz, const fk_point *image_points, int32_t count,
-                              int32_t image_width, int32_t image_height, double focal_length,
-                              int32_t path, fk_pose *out, fk_error *error);
 
 /* ---- Video ----------------------------------------------------------------------------------
  * Sequential frame reading on FFmpeg's libavformat and libavcodec (MP4/H.264, MOV/HEVC, AVI/MPEG-4,

@@ -13,11 +13,11 @@
 namespace {
 
 /// The kernels' names in FACEKIT_NATIVE, in fk_kernel's order.
-constexpr std::array<const char *, FK_KERNEL_COUNT> kNames = {"yunet", "flow", "pose", "landmarks", "descriptor"};
+constexpr std::array<const char *, FK_KERNEL_COUNT> kNames = {"yunet", "landmarks", "descriptor"};
 
 const char *const kUsage =
     "it takes \"fast\" (FaceKit's own kernels, the default), \"reference\" (every kernel on the "
-    "library's code) or \"reference:\" and a comma-separated list of yunet, flow, pose, landmarks, descriptor";
+    "library's code) or \"reference:\" and a comma-separated list of yunet, landmarks, descriptor";
 
 /// What FACEKIT_NATIVE says: for each kernel, whether it runs on the library's code; nothing
 /// when the value cannot be read.

@@ -1,8 +1,6 @@
 // Head pose: the rotation of a rigid 3D mean face that best projects onto 2D landmarks.
 #include "CFaceKit.h"
 #include "guard.hpp"
-#include "kernel_path.hpp"
-#include "pose_refinement.hpp"
 
 #include <opencv2/calib3d.hpp>
 
@@ -73,15 +71,7 @@ constexpr double kSameBasinDegrees = 10;
 extern "C" int32_t fk_solve_pose(const float *model_points_xyz, const fk_point *image_points, int32_t count,
                                  int32_t image_width, int32_t image_height, double focal_length, fk_pose *out,
                                  fk_error *error) {
-    return fk_solve_pose_on_path(model_points_xyz, image_points, count, image_width, image_height, focal_length,
-                                 FK_PATH_FROM_ENVIRONMENT, out, error);
-}
-
-extern "C" int32_t fk_solve_pose_on_path(const float *model_points_xyz, const fk_point *image_points,
-                                         int32_t count, int32_t image_width, int32_t image_height,
-                                         double focal_length, int32_t path, fk_pose *out, fk_error *error) {
     return fk::guarded(error, [&] {
-        const bool reference = fk::use_reference(FK_KERNEL_POSE, path);
         fk::require(model_points_xyz != nullptr && image_points != nullptr && out != nullptr, "NULL argument");
         fk::require(count >= 6, "solvePnP needs at least 6 points");
         fk::require(image_width > 0 && image_height > 0, "image size must be positive");
@@ -105,12 +95,7 @@ extern "C" int32_t fk_solve_pose_on_path(const float *model_points_xyz, const fk
         // mirrored minimum turns a head upside down.
         cv::Vec3d rvec, tvec;
         upright_guess(object, projected, f, cx, cy, rvec, tvec);
-        // cv::solvePnP(..., rvec, tvec, true, SOLVEPNP_ITERATIVE), at a tenth of the cost; or
-        // that call itself, the reference.
-        if (reference)
-            cv::solvePnP(object, projected, camera, cv::noArray(), rvec, tvec, true, cv::SOLVEPNP_ITERATIVE);
-        else
-            fk::refine_pose(object, projected, f, cx, cy, rvec, tvec);
+        cv::solvePnP(object, projected, camera, cv::noArray(), rvec, tvec, true, cv::SOLVEPNP_ITERATIVE);
         const bool found = tvec[2] > 0;
         cv::Vec3d global_rvec, global_tvec;
         bool global_found = false;

@@ -108,14 +108,6 @@ int32_t fk_dlib_face_descriptor_compute(fk_dlib_face_descriptor *descriptor, con
                                         const fk_point *points, int32_t count,
                                         float out[FK_FACE_DESCRIPTOR_LENGTH], fk_error *error);
 
-/* ---- OpenCV's own optical flow --------------------------------------------------------------
- * fk_point_tracker_follow with cv::calcOpticalFlowPyrLK in place of FaceKit's Lucas-Kanade
- * (lucas_kanade.cpp): the reference FaceKit's must match bit for bit. The same tracker, frames
- * and checks; the tracker is only read.
- */
-int32_t fk_opencv_point_tracker_follow(fk_point_tracker *tracker, const fk_point *points, int32_t count,
-                                       fk_point *out, float *fb_error, fk_error *error);
-
 /* ---- OpenCV's own image decoding ------------------------------------------------------------
  * cv::imdecode in colour (IMREAD_COLOR: EXIF orientation applied, 8-bit BGR), or at 1/2, 1/4 or
  * 1/8 of the size (IMREAD_REDUCED_COLOR_2, _4, _8) for reduction 2, 4 or 8: the reference that
