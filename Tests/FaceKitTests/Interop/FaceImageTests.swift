@@ -14,6 +14,17 @@ struct FaceImageTests {
         #expect(image.width == 512 && image.height == 512)
     }
 
+    @Test("a 16-bit PNG reads as the 8-bit file it was made from: its samples taken as encoded, not as linear light")
+    func sixteenBitPNG() throws {
+        // libpng 1.6.48 (Debian 13) gamma-encoded this file's samples for 8-bit output, 40 grey
+        // levels brighter on average; the file keeps the 8-bit one's ICC profile and no gAMA.
+        let sixteen = try FaceImage(contentsOfFile: TestData.fixture("astronaut-16bit.png")).pixels()
+        let eight = try FaceImage(contentsOfFile: TestData.fixture("astronaut.png")).pixels()
+        #expect(sixteen.count == eight.count)
+        let largest = zip(sixteen, eight).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(largest <= 1, "a sample differs by \(largest)")
+    }
+
     @Test("applies EXIF orientation: a sideways-stored portrait comes out upright")
     func exifOrientation() throws {
         let image = try FaceImage(contentsOfFile: TestData.fixture("astronaut-portrait-exif6.jpg"))
