@@ -1,6 +1,7 @@
 // The shim's native kernels run through its C API on the repository's own inputs, for a build of
-// another architecture (scripts/cross-compile-arm64 --run: built for aarch64 and run under
-// qemu-user, and built for the host, the two outputs compared within tolerances):
+// another architecture or Debian release (scripts/compile-against-debian --run: built for aarch64
+// and run under qemu-user, or against Debian 13's libraries and run on them, and built for the
+// host, the two outputs compared within tolerances):
 //   yunet      faces in Tests/Fixtures/astronaut.png (small_cnn.cpp's kernels), box and score
 //   landmarks  the 68 points in the first face (shape_predictor.cpp)
 //   flow       a grid followed over 12 frames (point_tracker.cpp, on cv::calcOpticalFlowPyrLK):
@@ -11,6 +12,9 @@
 //   descriptor the face's 128 numbers (descriptor_conv.hpp) and their largest difference from
 //              dlib's own layer on the same build
 //   eyes       the eye-state network's logit on a patch of the face (OpenCV's DNN)
+//   decoded    each picture of Tests/Fixtures decoded (libjpeg, libpng, libheif with its AVIF and
+//              HEVC decoders, OpenCV's imgcodecs for the rest): its size and mean sample value
+//   clip       each clip of TestVideos read to its end (FFmpeg): frames, last timestamp, size
 // Usage: native_check REPOSITORY MODELS (the folder with dlib's models). Prints "name value ...".
 #include <CFaceKit.h>
 #include <CFaceKitTools.h>
@@ -77,6 +81,45 @@ void follow(const char *name, Next next) {
     fk_point_tracker_free(tracker);
     std::printf("%s_followed %ld\n%s_lost %ld\n%s_frame_bits %016llx\n", name, followed, name, lost, name,
                 (unsigned long long)frame_hash);
+}
+
+/// "decoded NAME WIDTH HEIGHT MEAN": the picture at `path` decoded upright, and its mean sample.
+void decoded(const std::string &path, const char *name) {
+    fk_error error{};
+    fk_image *image = nullptr;
+    if (!ok(fk_image_create_from_file(path.c_str(), 0, &image, &error), error, name)) return;
+    int32_t width = 0, height = 0;
+    fk_image_get_size(image, &width, &height, &error);
+    std::vector<uint8_t> pixels(size_t(width) * height * 3);
+    if (ok(fk_image_copy_pixels(image, FK_PIXEL_BGR8, pixels.data(), pixels.size(), width * 3, &error), error, name)) {
+        double sum = 0;
+        for (uint8_t v : pixels) sum += v;
+        std::printf("decoded %s %d %d %.6f\n", name, width, height, sum / double(pixels.size()));
+    }
+    fk_image_free(image);
+}
+
+/// "clip NAME FRAMES LAST_TIMESTAMP_MS WIDTH HEIGHT": the clip at `path` read to its end.
+void clip(const std::string &path, const char *name) {
+    fk_error error{};
+    fk_video *video = nullptr;
+    if (!ok(fk_video_open(path.c_str(), 0, &video, &error), error, name)) return;
+    int64_t frames = 0;
+    double last = -1;
+    int32_t width = 0, height = 0;
+    while (true) {
+        fk_image *frame = nullptr;
+        int64_t index = 0;
+        double timestamp = 0;
+        int32_t ended = 0;
+        if (!ok(fk_video_next(video, 1, &frame, &index, &timestamp, &ended, &error), error, name) || ended) break;
+        ++frames;
+        last = timestamp;
+        fk_image_get_size(frame, &width, &height, &error);
+        fk_image_free(frame);
+    }
+    std::printf("clip %s %lld %.3f %d %d\n", name, static_cast<long long>(frames), last, width, height);
+    fk_video_free(video);
 }
 
 }  // namespace
@@ -202,5 +245,13 @@ int main(int argc, char **argv) {
     }
     fk_video_free(video);
     fk_image_free(image);
+
+    for (const char *name : {"astronaut.jpg", "astronaut.png", "astronaut-16bit.png", "astronaut-gray.png",
+                             "astronaut-rgba.png", "astronaut-portrait-exif6.jpg", "astronaut.avif",
+                             "astronaut-10bit.heic", "astronaut-portrait-irot.heic", "astronaut.bmp",
+                             "astronaut.tiff", "astronaut.webp"})
+        decoded(repository + "/Tests/Fixtures/" + name, name);
+    for (const char *name : {"crossing.mp4", "crossing-rotated.mp4", "leave-reenter.mp4"})
+        clip(repository + "/TestVideos/" + name, name);
     return failures == 0 ? 0 : 1;
 }
