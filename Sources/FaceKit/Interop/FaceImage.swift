@@ -11,7 +11,7 @@ internal import CFaceKit
 ///
 /// ```swift
 /// let image = try FaceImage(contentsOfFile: "group.jpg")
-/// print(image.width, image.height)   // 1024 683
+/// print(image.width, image.height)   // 640 360
 /// ```
 public struct FaceImage: Sendable {
     /// Larger images are refused before decoding: 100 megapixels, about 300 MB decoded.

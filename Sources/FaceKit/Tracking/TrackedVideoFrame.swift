@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// for try await frame in try FaceTracker(options: options).frames(of: VideoReader(contentsOfFile: "clip.mp4")) {
-///     print(frame.index, frame.timestampMs, frame.faces.count)   // 0 0.0 1 ...
+///     print(frame.index, frame.timestampMs, frame.faces.count)   // 0 0.0 2 ...
 /// }
 /// ```
 public struct TrackedVideoFrame: Sendable, Equatable {
