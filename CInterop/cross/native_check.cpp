@@ -15,6 +15,8 @@
 //   decoded    each picture of Tests/Fixtures decoded (libjpeg, libpng, libheif with its AVIF and
 //              HEVC decoders, OpenCV's imgcodecs for the rest): its size and mean sample value
 //   clip       each clip of TestVideos read to its end (FFmpeg): frames, last timestamp, size
+//   crafted    each image the fuzzing found (CInterop/fuzz/regressions): refused with which status
+//              (under a limit of 51,200 pixels, as FuzzRegressionTests reads them), or its size
 // Usage: native_check REPOSITORY MODELS (the folder with dlib's models). Prints "name value ...".
 #include <CFaceKit.h>
 #include <CFaceKitTools.h>
@@ -96,6 +98,28 @@ void decoded(const std::string &path, const char *name) {
         for (uint8_t v : pixels) sum += v;
         std::printf("decoded %s %d %d %.6f\n", name, width, height, sum / double(pixels.size()));
     }
+    fk_image_free(image);
+}
+
+/// "crafted NAME STATUS WIDTH HEIGHT": the image at `path` read under a limit of 51,200 pixels, the
+/// status fk_image_create_from_encoded returns and, when it reads it, the image's size.
+void crafted(const std::string &path, const char *name) {
+    std::FILE *file = std::fopen(path.c_str(), "rb");
+    if (file == nullptr) {
+        std::printf("error %s: cannot open\n", name);
+        ++failures;
+        return;
+    }
+    std::vector<uint8_t> bytes;
+    uint8_t buffer[65536];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, file)) > 0;) bytes.insert(bytes.end(), buffer, buffer + n);
+    std::fclose(file);
+    fk_error error{};
+    fk_image *image = nullptr;
+    const int32_t status = fk_image_create_from_encoded(bytes.data(), bytes.size(), 512 * 100, &image, &error);
+    int32_t width = 0, height = 0;
+    if (status == FK_OK) fk_image_get_size(image, &width, &height, &error);
+    std::printf("crafted %s %d %d %d\n", name, status, width, height);
     fk_image_free(image);
 }
 
@@ -253,5 +277,8 @@ int main(int argc, char **argv) {
         decoded(repository + "/Tests/Fixtures/" + name, name);
     for (const char *name : {"crossing.mp4", "crossing-rotated.mp4", "leave-reenter.mp4"})
         clip(repository + "/TestVideos/" + name, name);
+    for (const char *name : {"header/ispe-512x44-coded-512x512.heic", "header/os2-core-header-16x12.bmp",
+                             "header/tem-marker-16x12.jpg", "image/png-sides-overflow.png"})
+        crafted(repository + "/CInterop/fuzz/regressions/" + name, name);
     return failures == 0 ? 0 : 1;
 }

@@ -56,12 +56,13 @@ struct FuzzRegressionTests {
     @Test("a HEIC whose ispe box declares 512x44 over a coded 512x512 picture is refused, not decoded past what the limit saw")
     func heifDeclaringLessThanItCodes() throws {
         // libheif 1.15 decodes the coded size without comparing it with ispe: a file declaring
-        // 1x1 would pass any pixel limit and decode at whatever size it codes.
+        // 1x1 would pass any pixel limit and decode at whatever size it codes. libheif 1.23
+        // refuses it itself, as over its limits, while decoding: corrupt all the same.
         let heic = try Self.bytes("header/ispe-512x44-coded-512x512.heic")
         var limited: OpaquePointer?
         let underLimit = NativeCall { fk_image_create_from_encoded(heic, heic.count, 512 * 100, &limited, $0) }
         StatusTests.expectStatus(FK_NOT_AN_IMAGE, underLimit, "declared 512x44 under a limit of 51,200 pixels")
-        #expect(underLimit.message == "corrupt HEIF: its header declares 512x44 pixels, its picture has 512x512")
+        #expect(underLimit.message.hasPrefix("corrupt HEIF: its header declares 512x44 pixels, its picture "))
         #expect(limited == nil)
         var image: OpaquePointer?
         let unlimited = NativeCall { fk_image_create_from_encoded(heic, heic.count, 0, &image, $0) }

@@ -116,6 +116,10 @@ int fk::HeifImage::width() const { return heif_image_handle_get_width(parts_->ha
 
 int fk::HeifImage::height() const { return heif_image_handle_get_height(parts_->handle); }
 
+std::string fk::HeifImage::declared() const {
+    return "corrupt HEIF: its header declares " + std::to_string(width()) + "x" + std::to_string(height()) + " pixels";
+}
+
 cv::Mat fk::HeifImage::decode() const {
     std::unique_ptr<heif_decoding_options, void (*)(heif_decoding_options *)> options(
         heif_decoding_options_alloc(), heif_decoding_options_free);
@@ -131,6 +135,13 @@ cv::Mat fk::HeifImage::decode() const {
     heif_image *decoded = nullptr;
     heif_error error = heif_decode_image(parts_->handle, &decoded, heif_colorspace_RGB,
                                          heif_chroma_interleaved_RGB, options.get());
+    // The pixel limit was applied to the size the boxes declare (ispe, turned and cropped as they
+    // say), and libheif's own limits to the header when it was read: a limit the decoding itself
+    // exceeds is a picture larger than declared (libheif 1.23 checks the coded size against ispe
+    // this way; 1.15 does not check, below).
+    if (error.code != heif_error_Ok && error.subcode == heif_suberror_Security_limit_exceeded)
+        throw fk::failure(FK_NOT_AN_IMAGE, declared() + ", its picture is larger (libheif: " +
+                                               (error.message != nullptr ? error.message : "") + ")");
     if (error.code != heif_error_Ok) fail(error, "corrupt or truncated HEIF: ");
     std::unique_ptr<heif_image, void (*)(const heif_image *)> image(decoded, heif_image_release);
     int stride = 0;
@@ -139,13 +150,10 @@ cv::Mat fk::HeifImage::decode() const {
     int h = heif_image_get_primary_height(image.get());
     if (pixels == nullptr || w <= 0 || h <= 0)
         throw fk::failure(FK_NOT_AN_IMAGE, "HEIF decoder returned no pixels");
-    // The pixel limit was applied to the size the boxes declare (ispe, turned and cropped as
-    // they say); libheif (1.15) does not check that the coded picture has it, so a file that
+    // libheif 1.15 does not check that the coded picture has the declared size, so a file that
     // declares 1x1 could decode at any size.
     if (w != width() || h != height())
-        throw fk::failure(FK_NOT_AN_IMAGE, "corrupt HEIF: its header declares " + std::to_string(width()) + "x" +
-                                               std::to_string(height()) + " pixels, its picture has " +
-                                               std::to_string(w) + "x" + std::to_string(h));
+        throw fk::failure(FK_NOT_AN_IMAGE, declared() + ", its picture has " + std::to_string(w) + "x" + std::to_string(h));
     cv::Mat rgb(h, w, CV_8UC3, const_cast<uint8_t *>(pixels), size_t(stride));
     cv::Mat bgr;
     cv::cvtColor(rgb, bgr, cv::COLOR_RGB2BGR);   // a copy: the heif_image is released on return

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
@@ -35,6 +36,9 @@ public:
     cv::Mat decode() const;
 
 private:
+    /// "corrupt HEIF: its header declares WxH pixels", for a picture that does not match it.
+    std::string declared() const;
+
     struct Parts;
     std::unique_ptr<Parts> parts_;
 };
