@@ -7,6 +7,7 @@
 // the same (libheif issues #227, #680): applying it as well would turn the image twice. So the
 // EXIF block is never read here.
 #include "heif_decoder.hpp"
+#include "byte_order.hpp"
 #include "guard.hpp"
 
 #include <libheif/heif.h>
@@ -22,9 +23,7 @@
 
 namespace {
 
-uint32_t be32(const uint8_t *p) {
-    return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
-}
+using fk::be32;
 
 /// Brands of HEIF images that libheif reads: HEVC-coded (heic, heix, heim, heis, hevc, hevx,
 /// hevm, hevs), the structural brands (mif1, mif2, msf1) and AV1-coded (avif, avis).

@@ -2,6 +2,7 @@
 // EXIF orientation, JPEG through libjpeg (reduced-size too), PNG through libpng, HEIF through
 // libheif, the other formats through OpenCV.
 #include "CFaceKit.h"
+#include "byte_order.hpp"
 #include "file_input.hpp"
 #include "guard.hpp"
 #include "heif_decoder.hpp"
@@ -27,11 +28,11 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-uint32_t be16(const uint8_t *p) { return uint32_t(p[0]) << 8 | p[1]; }
-uint32_t be32(const uint8_t *p) { return be16(p) << 16 | be16(p + 2); }
-uint32_t le16(const uint8_t *p) { return uint32_t(p[1]) << 8 | p[0]; }
-uint32_t le24(const uint8_t *p) { return le16(p) | uint32_t(p[2]) << 16; }
-uint32_t le32(const uint8_t *p) { return le16(p) | le16(p + 2) << 16; }
+using fk::be16;
+using fk::be32;
+using fk::le16;
+using fk::le24;
+using fk::le32;
 
 bool is_jpeg(const Bytes &b) { return b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF; }
 

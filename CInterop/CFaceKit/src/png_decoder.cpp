@@ -2,6 +2,7 @@
 // "iCCP: known incorrect sRGB profile") in a message field instead of printing them to stderr
 // the way OpenCV's PNG reader lets libpng do.
 #include "png_decoder.hpp"
+#include "byte_order.hpp"
 #include "guard.hpp"
 
 #include <png.h>
@@ -19,8 +20,6 @@ bool fk::is_png(const std::vector<uint8_t> &bytes) {
 }
 
 namespace {
-
-uint32_t big_endian(const uint8_t *p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3]; }
 
 constexpr size_t header_end = 8 + 8 + 13 + 4;  // the signature, then IHDR with its CRC
 
@@ -42,7 +41,7 @@ std::vector<uint8_t> with_samples_as_srgb(const std::vector<uint8_t> &bytes) {
     size_t at = header_end;
     while (at + 8 <= bytes.size()) {
         const char *type = reinterpret_cast<const char *>(bytes.data() + at + 4);
-        const uint64_t end = uint64_t(at) + 12 + big_endian(bytes.data() + at);
+        const uint64_t end = uint64_t(at) + 12 + fk::be32(bytes.data() + at);
         if (std::memcmp(type, "IDAT", 4) == 0 || end > bytes.size()) break;  // libpng judges the rest
         const bool colour = std::memcmp(type, "gAMA", 4) == 0 || std::memcmp(type, "sRGB", 4) == 0 ||
                             std::memcmp(type, "iCCP", 4) == 0 || std::memcmp(type, "cHRM", 4) == 0 ||
