@@ -1,5 +1,5 @@
 /// People known by name, each from the descriptors of a few reference photos, for naming faces:
-/// a face (or a tracked person, by ``FaceTracker/meanDescriptor(ofTrack:)``) takes the name of
+/// a face (or a tracked person, by ``FaceTracker/personDescriptor(ofTrack:)``) takes the name of
 /// the person with the nearest reference descriptor when that distance is within ``tolerance``,
 /// and no name otherwise, so a stranger is left unnamed rather than given the nearest name.
 ///

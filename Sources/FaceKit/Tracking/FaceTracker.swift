@@ -312,14 +312,26 @@ public final class FaceTracker: Sendable {
     /// 2... in order of appearance. Call at the end of a video, before ``reset()``.
     public func videoTrackIDs() -> [Int: Int] { joining.videoIDs() }
 
-    /// The mean descriptor of every track that has the final ID `trackingID` in this video (its
-    /// faces' descriptors, and those re-identification took), `nil` when there are none: the
-    /// person's, for naming them. Call at the end of a video, before ``reset()``.
-    public func meanDescriptor(ofTrack trackingID: Int) -> FaceDescriptor? {
-        let joining = joining
-        let ids = joining.videoIDs().filter { $0.value == trackingID }.keys.sorted()
-        return joining.meanDescriptor(of: ids)
+    /// The descriptor the person with the final ID `trackingID` is named by (match it with
+    /// ``KnownPeople/match(_:)``): the mean of their first track's descriptors (its faces' and those
+    /// re-identification took), of its first 30 s when it stays longer. It is settled once that
+    /// track has ended for good or has been on screen 30 s, as IDs are decided, so a person can be
+    /// named while the video goes on; later tracks of the person keep that name. `nil` until then,
+    /// and for a person none of whose first track's faces was described; every person's is
+    /// settled once the video is done (``finishVideo()``, or the end of ``frames(of:)``).
+    public func personDescriptor(ofTrack trackingID: Int) -> FaceDescriptor? {
+        settledPersonDescriptors()[trackingID] ?? nil
     }
+
+    /// ``personDescriptor(ofTrack:)`` of every person settled so far, by final ID (`nil` for one
+    /// with no descriptor): what `facekit track --known` names rows by as they stream out.
+    package func settledPersonDescriptors() -> [Int: FaceDescriptor?] {
+        state.withLock { $0.tracking.spans.personDescriptors }
+    }
+
+    /// ``personDescriptor(ofTrack:)`` of every person of the video, as at its end (waiting for the
+    /// descriptors still computing): for the commands that name a video's people once it is done.
+    package func videoPersonDescriptors() -> [Int: FaceDescriptor?] { joining.videoPersonDescriptors() }
 
     /// Forgets every face seen so far, for a new video, whose IDs start again from 0: a video's
     /// IDs then do not depend on the videos tracked before it (`facekit track --shard`).

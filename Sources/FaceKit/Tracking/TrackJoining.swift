@@ -21,6 +21,12 @@ import Foundation
 /// last seen), and a track decided so may be joined where the whole track's mean would not have
 /// been, or the other way round. Decided IDs never change.
 ///
+/// A person is named by their first track's descriptors (``personDescriptors``), settled by the
+/// same rule: once that track has ended with every descriptor it will have, or from its first
+/// ``decisionHorizonMs`` when it is still on screen then. Tracks that join the person later take
+/// the name so decided, so a person's name is known as soon as their first track's ID could be
+/// decided at the latest, and never changes.
+///
 /// ```swift
 /// var joining = TrackJoining()
 /// joining.record(id: 0, timestampMs: 0, descriptor: miranda)
@@ -57,11 +63,6 @@ package struct TrackJoining: Sendable {
             count += 1
         }
 
-        mutating func add(_ other: DescriptorSum) {
-            for index in 0..<FaceDescriptor.length { values[index] += other.values[index] }
-            count += other.count
-        }
-
         var mean: FaceDescriptor? {
             guard count > 0 else { return nil }
             let total = Float(count)
@@ -82,6 +83,8 @@ package struct TrackJoining: Sendable {
     private struct Group: Sendable {
         var number: Int
         var members: [Int]
+        /// The descriptors the person is named by, once settled: their first track's.
+        var namedBy: DescriptorSum?
     }
 
     private var spans: [Int: Span] = [:]
@@ -90,6 +93,8 @@ package struct TrackJoining: Sendable {
     /// Tracks recorded and not yet decided.
     private var undecided: Set<Int> = []
     private var groups: [Group] = []
+    /// Indices in ``groups`` of the people whose naming descriptors are not settled yet.
+    private var unnamed: [Int] = []
     /// The decided tracks' final IDs.
     private var numbers: [Int: Int] = [:]
     /// Each joined track's ID mapped to the ID of the first track of its group.
@@ -147,16 +152,37 @@ package struct TrackJoining: Sendable {
                 number = groups[group].number
                 joins[id] = groups[group].members[0]
                 groups[group].members.append(id)
+                spans[id]!.early = nil
             } else {
+                // A person's first track: its early descriptors may still name them.
                 number = groups.count
+                unnamed.append(groups.count)
                 groups.append(Group(number: number, members: [id]))
             }
             numbers[id] = number
             decided[id] = number
             undecided.remove(id)
-            spans[id]!.early = nil
         }
+        settleNames(atMs: nowMs, complete: complete)
         return decided
+    }
+
+    /// Settles the naming descriptors of every person whose first track's descriptors can no
+    /// longer change: the track ended and complete, or past ``decisionHorizonMs`` (its early ones).
+    private mutating func settleNames(atMs nowMs: Double, complete: (Double) -> Bool) {
+        unnamed.removeAll { index in
+            let first = groups[index].members[0]
+            let span = spans[first]!
+            if span.isRetired, complete(span.lastMs) {
+                groups[index].namedBy = span.descriptors
+            } else if nowMs >= span.firstMs + decisionHorizonMs, complete(span.firstMs + decisionHorizonMs), let early = span.early {
+                groups[index].namedBy = early
+            } else {
+                return false
+            }
+            spans[first]!.early = nil
+            return true
+        }
     }
 
     /// The group the track `span` joins (`.some(nil)`: none, it starts its own), or `nil` while
@@ -211,6 +237,15 @@ package struct TrackJoining: Sendable {
     /// The final IDs decided so far, by track ID.
     package var decidedIDs: [Int: Int] { numbers }
 
+    /// The descriptor each person is named by (the mean of their first track's descriptors, see
+    /// above), by final ID, for the people whose descriptors are settled so far; `nil` for a
+    /// person none of whose first track's faces was described.
+    package var personDescriptors: [Int: FaceDescriptor?] {
+        var settled: [Int: FaceDescriptor?] = [:]
+        for group in groups { if let namedBy = group.namedBy { settled[group.number] = namedBy.mean } }
+        return settled
+    }
+
     /// Forgets every track: for a new video.
     package mutating func reset() { self = TrackJoining(maximumDistance: maximumDistance, joining: isJoining, decisionHorizonMs: decisionHorizonMs) }
 
@@ -237,12 +272,11 @@ package struct TrackJoining: Sendable {
         return finished.numbers
     }
 
-    /// The mean descriptor of the tracks `ids` together, `nil` when none has a descriptor: one
-    /// person's, for naming them.
-    package func meanDescriptor(of ids: some Sequence<Int>) -> FaceDescriptor? {
-        var sum = DescriptorSum()
-        for id in ids { if let span = spans[id] { sum.add(span.descriptors) } }
-        return sum.mean
+    /// ``personDescriptors`` as at the end of the video: every person's.
+    package func videoPersonDescriptors() -> [Int: FaceDescriptor?] {
+        var finished = self
+        _ = finished.finish()
+        return finished.personDescriptors
     }
 
     /// The distance between two tracks' mean descriptors, `nil` when either has none: for

@@ -145,7 +145,7 @@ struct AnnotateCommand: ParsableCommand {
         }
         let refused: [(Bool, String, String)] = [
             (frames.start != 0 || frames.end != nil, "--start/--end", "a stream is annotated from when it is opened until it ends"),
-            (people.known != nil, "--known", "naming people needs the tracks' descriptors at the end of a file"),
+            (people.known != nil, "--known", "a live source's faces carry provisional IDs, and people are named by their final ones"),
         ]
         for (given, option, reason) in refused where given {
             throw CommandError("'\(option)' cannot be used with the live source '\(MessageText.escaped(first))': \(reason)")

@@ -174,7 +174,7 @@ struct TrackCommand: ParsableCommand {
             (collection.resume, "--resume", "a stream cannot be read again from where it was left"),
             (collection.shard != nil, "--shard", "a stream cannot be split between machines"),
             (frames.start != 0 || frames.end != nil, "--start/--end", "a stream is tracked from when it is opened until it ends"),
-            (people.known != nil, "--known", "naming people needs the tracks' descriptors at the end of a file"),
+            (people.known != nil, "--known", "a live source's rows carry provisional IDs, and people are named by their final ones"),
         ]
         for (given, option, reason) in refused where given {
             throw CommandError("'\(option)' cannot be used with the live source '\(MessageText.escaped(first))': \(reason)")
@@ -253,10 +253,9 @@ struct TrackCommand: ParsableCommand {
                 outcome = (0, failure)
             } else {
                 // Rows are written as their IDs become final (tracks seen in different shots
-                // joined); with --known they wait for the video's end, when each track is named
-                // from all its descriptors. The 68 points only when written (they are 5 times the
-                // rest of a face).
-                var waiting: [TableRow] = []
+                // joined) and, with --known, their people's names settled (RowNaming). The 68
+                // points only when written (they are 5 times the rest of a face).
+                var naming = known.map { RowNaming(tracker: tracker, known: $0) }
                 let keepsPoints = collection.points68
                 outcome = tracker.trackVideo(
                     at: entry.path, maxPixels: maxPixels, sampler: frames.sampler, progress: (context.stderr, showsProgress(context)),
@@ -264,23 +263,14 @@ struct TrackCommand: ParsableCommand {
                     emit: { record in
                         var record = record
                         if !keepsPoints { record.face.points68 = [] }
-                        if known == nil { rows.write(record) } else { waiting.append(.face(record)) }
+                        if naming == nil { rows.write(record) } else { naming!.add(.face(record), to: &rows) }
                     },
                     emitFaceless: { record in
-                        if known == nil { rows.write(record) } else { waiting.append(.faceless(record)) }
+                        if naming == nil { rows.write(record) } else { naming!.add(.faceless(record), to: &rows) }
                     })
                 // Stopped as a kill would stop it: no checkpoint for this video, no rename.
                 if framesLeft == 0 { return .failure }
-                let faces = waiting.compactMap { row -> FaceRecord? in
-                    if case .face(let record) = row { record } else { nil }
-                }
-                var named = Self.named(faces, tracker: tracker, known: known).makeIterator()
-                for row in waiting {
-                    switch row {
-                    case .face: rows.write(named.next()!)
-                    case .faceless(let record): rows.write(record)
-                    }
-                }
+                naming?.finish(into: &rows)
             }
             let written = rows.takeCounts()
             tally.countVideo(entry.path)
@@ -320,18 +310,15 @@ struct TrackCommand: ParsableCommand {
         return named(final, tracker: tracker, known: known)
     }
 
-    /// `records` (one video's, with final IDs), each named after the known person the mean of its
-    /// track's descriptors matches (``FaceTracker/meanDescriptor(ofTrack:)``); unchanged without
-    /// `known`. Call at the end of the video.
+    /// `records` (one video's, with final IDs, at its end), each named after the known person its
+    /// person's descriptor matches (``FaceTracker/personDescriptor(ofTrack:)``, as `track` names
+    /// them while the video streams); unchanged without `known`.
     static func named(_ records: [FaceRecord], tracker: FaceTracker, known: KnownPeople?) -> [FaceRecord] {
         guard let known else { return records }
-        var people: [Int: KnownPeople.Match] = [:]
-        for id in Set(records.map { $0.face.trackingID! }) {
-            people[id] = tracker.meanDescriptor(ofTrack: id).map { known.match($0) }
-        }
+        let people = tracker.videoPersonDescriptors().mapValues { $0.map(known.match) }
         return records.map { record in
             var record = record
-            record.person = people[record.face.trackingID!]
+            record.person = people[record.face.trackingID!] ?? nil
             return record
         }
     }

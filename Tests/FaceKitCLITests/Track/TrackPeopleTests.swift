@@ -44,6 +44,25 @@ struct TrackPeopleTests {
         #expect(bestRow?["quality"].flatMap(Double.init) == qualities.max())
     }
 
+    @Test("--known rows stream: a person's rows are written, named, once their first track has ended for good, before the video's end")
+    func namedRowsStream() throws {
+        // With a half-second --reid-window, Miranda's wide shot (frames 0-19) has ended for good
+        // by frame 60, while Lacamoire's close-up (from 20) is still on screen; stopped there as a
+        // kill would stop it, the table holds the first shot's rows, named, and nothing after.
+        try TestSupport.withTemporaryFolder { folder in
+            let output = folder + "/faces.csv"
+            let run = try TrackCollectionTests.track(
+                ["--known", Self.cast, "--reid-window", "0.5", "--output", output, Self.clip], stopAfterFrames: 60 / 5)
+            #expect(run.status == 1)
+            let written = try String(contentsOfFile: output + ".partial", encoding: .utf8)
+            let rows = Self.table(written).filter { $0["status"] == "detected" || $0["status"] == "followed" }
+            try #require(!rows.isEmpty, "no row was written before the stop: \(written)")
+            #expect(rows.allSatisfy { Int($0["frame"]!)! < 20 })
+            #expect(rows.allSatisfy { $0["person"] == "lin-manuel-miranda" })
+            #expect(Set(rows.map { $0["frame"]! }).count == 4, "frames 0, 5, 10, 15 (--every 5)")
+        }
+    }
+
     @Test("--known with --no-reid, and --descriptors in CSV, are usage errors")
     func usageErrors() {
         #expect(TrackCommandTests.track(["--known", Self.cast, "--no-reid", Self.clip]).status == 64)

@@ -119,6 +119,39 @@ struct TrackJoiningTests {
         #expect(joining.distance(between: 0, and: 1)! > 0.5)
     }
 
+    @Test("a person is named by their first track's descriptors once that track ends or reaches the horizon; joined tracks keep the name")
+    func personDescriptors() {
+        var joining = TrackJoining(decisionHorizonMs: 1000)
+        // Person 0: track 0, ended at 400 with its last descriptor still computing until 440.
+        joining.record(id: 0, timestampMs: 0, descriptor: Self.descriptor(0))
+        joining.record(id: 0, timestampMs: 400, descriptor: Self.descriptor(0, 0.2))
+        joining.retire(allBut: [])
+        _ = joining.decide(atMs: 400, descriptorsPendingSinceMs: 400)
+        #expect(joining.decidedIDs == [0: 0])
+        #expect(joining.personDescriptors.isEmpty, "decided, but its descriptors are not complete")
+        _ = joining.decide(atMs: 440, descriptorsPendingSinceMs: nil)
+        #expect(joining.personDescriptors == [0: FaceDescriptor.mean(of: [Self.descriptor(0), Self.descriptor(0, 0.2)])])
+        // Person 1: track 1 stays on screen from 500; at its horizon it is named by its first second.
+        for step in 0...40 {
+            let time = 500 + Double(step) * 40
+            joining.record(id: 1, timestampMs: time, descriptor: Self.descriptor(1, time <= 1500 ? 0 : 3))
+            _ = joining.decide(atMs: time, descriptorsPendingSinceMs: nil)
+            #expect((joining.personDescriptors[1] != nil) == (time >= 1500), "at \(time)")
+        }
+        #expect(joining.personDescriptors[1] == Self.descriptor(1))
+        // Track 2 joins person 0 later and looks a little different: the name's descriptor stays.
+        joining.record(id: 2, timestampMs: 3000, descriptor: Self.descriptor(0, 0.4))
+        joining.retire(allBut: [])
+        _ = joining.decide(atMs: 3000, descriptorsPendingSinceMs: nil)
+        #expect(joining.decidedIDs[2] == 0)
+        let atEnd = joining.videoPersonDescriptors()
+        #expect(atEnd[0] == FaceDescriptor.mean(of: [Self.descriptor(0), Self.descriptor(0, 0.2)]))
+        #expect(atEnd[1] == Self.descriptor(1))
+        // A person none of whose first track's faces was described is settled, with no descriptor.
+        joining.record(id: 3, timestampMs: 3100)
+        #expect(joining.videoPersonDescriptors()[2] == .some(nil))
+    }
+
     @Test(
         "decided as the frames come, with descriptors late and tracks retired, the IDs are those decided at the end",
         arguments: 0..<40)
