@@ -27,13 +27,13 @@ struct RowNaming {
     /// Queues `row` and writes every row from the front whose person is named.
     mutating func add(_ row: TableRow, to rows: inout TrackRows) {
         waiting.append(row)
-        writeNamed(to: &rows, refreshed: false)
+        writeNamed(to: &rows)
     }
 
     /// Writes every row left: call after the video has ended (``FaceTracker/finishVideo()``), when
     /// every person is settled.
     mutating func finish(into rows: inout TrackRows) {
-        writeNamed(to: &rows, refreshed: false)
+        writeNamed(to: &rows)
         // Only if the video ended without its end being reached (the tracker gave up): unnamed.
         for row in waiting[first...] { write(row, person: nil, to: &rows) }
         waiting = []
@@ -41,8 +41,10 @@ struct RowNaming {
         names = [:]
     }
 
-    private mutating func writeNamed(to rows: inout TrackRows, refreshed: Bool) {
-        var refreshed = refreshed
+    /// Writes the rows from the front while their people are named, looking up the names
+    /// settled since the last look at most once.
+    private mutating func writeNamed(to rows: inout TrackRows) {
+        var refreshed = false
         while first < waiting.count {
             let row = waiting[first]
             var person: KnownPeople.Match?
