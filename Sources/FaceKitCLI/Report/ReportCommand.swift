@@ -155,17 +155,19 @@ struct ReportCommand: ParsableCommand {
             }
         }
         var analysedPhotos: [String] = []
+        var trackDescriptors: [String: [Int: FaceDescriptor]] = [:]
         if !others.isEmpty {
             let analysis = ReportAnalysis(
                 detection: detection, people: people, video: video, frames: frames, workers: workers, outputFolder: folder)
             let result = try analysis.run(others, context: context, showProgress: !quiet && context.stderr.isTerminal)
             faces += result.faces
             analysedPhotos = result.photosAnalysed
+            trackDescriptors = result.trackDescriptors
             failures += result.failures
         }
-        var collection = ReportCollection(
+        var collection = try ReportCollection(
             faces: faces, groupFaces: groupFaces, summaries: summaries, peopleRows: peopleRows,
-            analysedPhotos: analysedPhotos, facesPerPerson: facesPerPerson)
+            analysedPhotos: analysedPhotos, facesPerPerson: facesPerPerson, trackDescriptors: trackDescriptors)
         collection.failures = failures
         collection.tables = tables
         collection.knowsFacelessPhotos = tables.isEmpty && !others.isEmpty

@@ -1,7 +1,8 @@
 /// `videos.html`, the list of videos with who is on screen when and each track's best face, and
-/// `videos/video-N.html`, one page per video: the tracks' presence, one timeline per track
-/// (smile, eyes open with blinks, head yaw) under its best face, ID and name, and a contact
-/// sheet of annotated frames. Every picture links to its full frame.
+/// `videos/video-N.html`, one page per video: the tracks' presence (a lane each, over the whole
+/// video), one timeline per track over its own span (smile, eyes open with blinks, head yaw)
+/// under its best face, ID and name, and a contact sheet of annotated frames. Every picture
+/// links to its full frame; every time is the video's.
 struct VideoPages {
     let collection: ReportCollection
     let layout: ReportLayout
@@ -13,7 +14,7 @@ struct VideoPages {
         for (index, video) in collection.videos.enumerated() {
             body += "<h2><a href=\"videos/video-\(index).html\">\(HTMLText.path(video.source))</a></h2>\n"
             body += "<p class=\"muted\">\(video.tracks.count) tracks · \(HTMLText.time(milliseconds: video.durationMs))</p>\n"
-            body += "<div class=\"plot\">" + VideoTimeline(video: video).presence() + "</div>\n"
+            body += "<div class=\"plot\">" + VideoTimeline(video: video).presence(page: "videos/video-\(index).html") + "</div>\n"
             body += trackTable(index, depth: 0)
         }
         return page.document(title: "Videos", section: .videos, body: body)

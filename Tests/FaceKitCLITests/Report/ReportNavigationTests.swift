@@ -141,7 +141,7 @@ struct ReportNavigationTests {
             let page = try String(contentsOfFile: report + "/videos/video-0.html", encoding: .utf8)
             let list = try String(contentsOfFile: report + "/videos.html", encoding: .utf8)
             for trackID in named {
-                #expect(page.contains(">ID \(trackID) · Eileen Collins</text>"), "the lane of ID \(trackID)")
+                #expect(page.contains(">ID \(trackID) · Eileen Collins</a><div class=\"lane-bar\">"), "the lane of ID \(trackID)")
                 #expect(page.contains("ID \(trackID) · Eileen Collins</h3>"), "the heading of ID \(trackID)")
                 #expect(list.contains(">ID \(trackID)</a></td><td>Eileen Collins</td>"), "the tracks table")
             }
