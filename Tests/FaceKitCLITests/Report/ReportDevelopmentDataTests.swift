@@ -160,16 +160,42 @@ struct ReportDevelopmentDataTests {
             for measure in try Self.peoplePage(tracksReport) {
                 #expect(measure.peopleCards == names.count + unnamed.count)
                 #expect(measure.peopleNotes.contains { $0.contains("grouped by their --known name") })
+                #expect(measure.peopleNotes.contains { $0.contains("no descriptor, so each is a person of its own") })
             }
             let grid = try String(contentsOfFile: tracksReport + "/people.html", encoding: .utf8)
             for name in names { #expect(grid.contains("<b>\(HTMLText.escaped(name))</b>"), "\(name)") }
             try Self.checkTrackPlots(tracksReport, table: table)
+
+            // track's JSON Lines with descriptors: tracks grouped by them. Four tracks share the
+            // clip's last two seconds (the audience), so they are four people at least.
+            let described = folder + "/tracks.jsonl"
+            let trackedJSONL = TestSupport.run([
+                "track", "--model-dir", Self.models, "--descriptors", "--format", "jsonl", "--output", described, Self.clip,
+            ])
+            #expect(trackedJSONL.status == 0, "\(trackedJSONL.stderr)")
+            let (fromDescribed, describedReport) = ReportFixture.report([described], in: folder + "/described")
+            #expect(fromDescribed.status == 0, "\(fromDescribed.stderr)")
+            for measure in try Self.peoplePage(describedReport) {
+                #expect((4...Self.ordered(table).count).contains(measure.peopleCards), "\(measure.peopleCards) people")
+                let note = measure.peopleNotes.first ?? ""
+                #expect(note.contains("0 faces of photos and \(Self.ordered(table).count) video tracks"), "\(note)")
+            }
         }
+    }
+
+    /// The tracking IDs of a track table, in order.
+    static func ordered(_ table: CSVTable) -> [Int] {
+        guard let ids = table.column("tracking_id") else { return [] }
+        return Set(table.rows.compactMap { Int($0[ids]) }).sorted()
     }
 
     /// Each track's plot spans the track's own first to last time in the table, its ticks are
     /// the video's times inside that span, and its lines start at the plot's left edge.
     static func checkTrackPlots(_ report: String, table: CSVTable) throws {
+        for width in widths {
+            let list = try Self.measure(report + "/videos.html", width: width)
+            #expect(list.lanes.count == ordered(table).count && list.lanes.allSatisfy { $0.right <= list.viewport + 0.5 })
+        }
         let ids = try #require(table.column("tracking_id")), time = try #require(table.column("timestamp_ms"))
         var spans: [Int: (first: Double, last: Double)] = [:]
         for row in table.rows {
@@ -221,6 +247,10 @@ struct ReportDevelopmentDataTests {
             let grid = try String(contentsOfFile: report + "/people.html", encoding: .utf8)
             #expect(grid.contains("<b>alex-lacamoire</b>") && grid.contains("<b>lin-manuel-miranda</b>"))
             #expect(grid.contains(" · 1 video"), "a person of the clip")
+            // Each track of the clip is in a person, named in the tracks table and linked to their page.
+            let list = try String(contentsOfFile: report + "/videos.html", encoding: .utf8)
+            let rows = ReportFixture.count("<tr id=\"video-0-row-", in: list)
+            #expect(rows >= 2 && ReportFixture.count("</a></td><td><a href=\"people/person-", in: list) == rows)
             // Names on the Photos page: the cast's name under Lacamoire's photos, a person link under Obama's.
             let photos = try String(contentsOfFile: report + "/photos.html", encoding: .utf8)
             for block in photos.components(separatedBy: "<figure class=\"photo\"").dropFirst() where block.contains("lacamoire1.jpg")

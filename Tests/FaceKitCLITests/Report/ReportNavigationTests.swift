@@ -143,7 +143,9 @@ struct ReportNavigationTests {
             for trackID in named {
                 #expect(page.contains(">ID \(trackID) · Eileen Collins</a><div class=\"lane-bar\">"), "the lane of ID \(trackID)")
                 #expect(page.contains("ID \(trackID) · Eileen Collins</h3>"), "the heading of ID \(trackID)")
-                #expect(list.contains(">ID \(trackID)</a></td><td>Eileen Collins</td>"), "the tracks table")
+                #expect(
+                    list.contains(">ID \(trackID)</a></td><td><a href=\"people/person-0.html\">Eileen Collins</a></td>"),
+                    "the tracks table names the track and links its person")
             }
             let people = try String(contentsOfFile: report + "/people.html", encoding: .utf8)
             #expect(people.contains("<b>Eileen Collins</b>"))
