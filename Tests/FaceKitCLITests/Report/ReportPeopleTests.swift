@@ -102,4 +102,22 @@ struct ReportPeopleTests {
         }
         #expect(full == [["Person 0", "Ada"]])
     }
+
+    @Test("JSON Lines keep their descriptor; one that is not 128 numbers within 100 of 0 leaves its row out")
+    func descriptorsRead() throws {
+        func line(_ descriptor: String) -> String {
+            #"{"source":"a.jpg","face":0,"box":{"x":1,"y":2,"width":30,"height":40},"descriptor":"# + descriptor + "}"
+        }
+        let good = "[" + (0..<128).map { String(Double($0) / 1000) }.joined(separator: ",") + "]"
+        let skipped = ReportTable.SkippedRows()
+        let faces = try ReportTable.jsonLines(
+            [line(good), line("null"), line("[1,2,3]"), line("[" + Array(repeating: "1e9", count: 128).joined(separator: ",") + "]")]
+                .joined(separator: "\n"),
+            path: "faces.jsonl", skipped: skipped)
+        #expect(faces.count == 2)
+        #expect(faces[0].descriptor?.values.count == 128 && faces[0].descriptor?.values[5] == 0.005)
+        #expect(faces[1].descriptor == nil, "null: no descriptor")
+        #expect(skipped.messages.count == 2)
+        #expect(skipped.messages.allSatisfy { $0.contains("descriptor is not 128 numbers within 100 of 0") }, "\(skipped.messages)")
+    }
 }
