@@ -89,8 +89,9 @@ enum VideoTrackFaces {
         return joined
     }
 
-    /// Each track's shots' descriptors, from a second read of the video.
-    private static func describe(
+    /// Each track's shots' descriptors, from a second read of the video (`report` describes the
+    /// tracks it analysed this way too).
+    static func describe(
         _ tracks: [Int: TrackShots], in path: String, maxPixels: Int, with describer: FaceDetector
     ) throws(FaceKitError) -> [Int: [FaceDescriptor]] {
         var wanted: [Int: [(id: Int, box: CGRect)]] = [:]

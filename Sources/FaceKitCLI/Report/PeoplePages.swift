@@ -1,6 +1,7 @@
-/// `people.html`, a grid of each person's best shot (opening its full picture) with name or number
-/// and how many photos and videos they are in (opening their page), and `people/person-N.html`, one page per person: their best shot beside
-/// their name and number, then their faces cropped from the sources (at most
+/// `people.html`: how its people were found and what is not in them (``ReportCollection/peopleNotes``),
+/// then a grid of each person's best shot (opening its full picture) with name or number and
+/// how many photos and videos they are in (opening their page); and `people/person-N.html`, one
+/// page per person: their best shot beside their name and number, then their faces cropped from the sources (at most
 /// `--faces-per-person`, best shots first), each linked to the full photo or video frame.
 struct PeoplePages {
     let people: [ReportCollection.Person]
@@ -8,8 +9,13 @@ struct PeoplePages {
     let written: Set<String>
     let page: ReportPage
 
+    /// How the people were found and what is not in them, as the page says it (HTML).
+    let notes: [String]
+
     func gridHTML() -> String {
-        var body = "<div class=\"people\" id=\"people-grid\">\n"
+        // Always said: a page of people is only as good as what grouped them.
+        var body = notes.map { "<p class=\"people-note\">\($0)</p>\n" }.joined()
+        body += "<div class=\"people\" id=\"people-grid\">\n"
         for (index, person) in people.enumerated() {
             // The best shot opens its full picture, as every picture of the report; the caption
             // opens the person's page.

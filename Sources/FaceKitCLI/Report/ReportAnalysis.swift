@@ -6,7 +6,9 @@ import Foundation
 /// tables: photos as `analyze` does (one detector per job), videos as `track` does. Faces come
 /// back as ``ReportFace`` rows, failures as the lines `analyze` and `track` would print. A video's
 /// tracks are joined across cuts as `track` joins them, and with `--known` photos' faces and
-/// videos' tracks are named as `analyze --known` and `track --known` name them.
+/// videos' tracks are named as `analyze --known` and `track --known` name them. Every face of a
+/// photo, and each track by its best shots as `group` describes it, gets a descriptor, by which
+/// the report groups them into people (``ReportPeople``).
 struct ReportAnalysis {
     var detection: DetectionFlags
     var people: PeopleFlags
@@ -21,6 +23,8 @@ struct ReportAnalysis {
         var faces: [ReportFace] = []
         var photosAnalysed: [String] = []
         var failures: [ReportCollection.Failure] = []
+        /// Each video's tracks' descriptors, by tracking ID (``VideoTrackFaces/describe``).
+        var trackDescriptors: [String: [Int: FaceDescriptor]] = [:]
     }
 
     /// Analyses `paths` (files and folders; folders give their images and videos, in path order),
@@ -49,9 +53,9 @@ struct ReportAnalysis {
         let first: FaceDetector
         do {
             var options = detection.detectorOptions
-            // Photos are named from their own descriptors, videos from their tracks'; the known
-            // people's reference photos need them either way.
-            if people.known != nil { options.descriptorMode = .all }
+            // The People page groups faces by their descriptors (and --known names them): every
+            // photo face gets one, and this detector describes the videos' tracks' best shots.
+            options.descriptorMode = .all
             first = try FaceDetector(options: options, models: detection.models)
         } catch {
             if case .invalidOption = error { throw DetectionFlags.usageError(error) }
@@ -96,10 +100,17 @@ struct ReportAnalysis {
             for path in videos {
                 tracker.reset()
                 var records: [FaceRecord] = []
-                let failure = tracker.trackVideo(
+                var failure = tracker.trackVideo(
                     at: path, maxPixels: workers.maxPixels, sampler: frames.sampler, progress: (context.stderr, showProgress), kept: "faces"
                 ) { records.append($0) }.failure
-                result.faces += TrackCommand.joined(records, tracker: tracker, known: known).map(ReportFace.init(record:))
+                let joined = TrackCommand.joined(records, tracker: tracker, known: known)
+                result.faces += joined.map(ReportFace.init(record:))
+                do throws(FaceKitError) {
+                    result.trackDescriptors[path] = try Self.trackDescriptors(
+                        joined, in: path, maxPixels: workers.maxPixels, describer: first)
+                } catch {
+                    failure = failure ?? "\(error.description) (while describing the tracks)"
+                }
                 if let failure {
                     context.stderr.writeDiagnostic(failure)
                     result.failures.append(.init(source: path, reason: Self.reason(failure, of: path)))
@@ -107,6 +118,20 @@ struct ReportAnalysis {
             }
         }
         return result
+    }
+
+    /// Each track's descriptor, the mean of its best shots', as `group` describes a track: the
+    /// frames of those shots read again and described (``VideoTrackFaces/describe``).
+    static func trackDescriptors(
+        _ records: [FaceRecord], in path: String, maxPixels: Int, describer: FaceDetector
+    ) throws(FaceKitError) -> [Int: FaceDescriptor] {
+        var tracks: [Int: VideoTrackFaces.TrackShots] = [:]
+        for record in records {
+            guard let id = record.face.trackingID, let frame = record.frame else { continue }
+            tracks[id, default: VideoTrackFaces.TrackShots(firstFrame: frame, lastFrame: frame)].add(record)
+        }
+        return try VideoTrackFaces.describe(tracks, in: path, maxPixels: maxPixels, with: describer)
+            .compactMapValues { $0.isEmpty ? nil : FaceDescriptor.mean(of: $0) }
     }
 
     /// A failure line without the path in front, which the report's table shows beside it.

@@ -12,7 +12,7 @@ struct ReportCollection {
     }
 
     struct Person {
-        /// `facekit group`'s number; `nil` for a name from `--known`.
+        /// `facekit group`'s number, or the report's own; `nil` for people only a `--known` name groups.
         var id: Int?
         var name: String?
         var faceCount: Int
@@ -32,8 +32,14 @@ struct ReportCollection {
 
     var photos: [Photo] = []
     var videos: [VideoTracks] = []
-    /// `nil` when nothing said who is who (no `group` output, no `person` column).
+    /// From `group`'s tables, or else found here (``ReportPeople``); `nil` only when there is no
+    /// photo and no video to find them in.
     var people: [Person]?
+    /// Each photo face's and track's person, an index of ``people``, by ``key(photo:face:)`` and
+    /// ``key(video:track:)``.
+    var personOf: [String: Int] = [:]
+    /// What the People page says about how its people were found and what is not in them (HTML).
+    var peopleNotes: [String] = []
     var failures: [Failure] = []
     /// The tables read, with what each held.
     var tables: [(path: String, description: String)] = []
@@ -58,11 +64,16 @@ struct ReportCollection {
     /// Rows of `group`'s faces.csv (those with a `person_id`) make the People page; their photo
     /// rows also make the Photos page for a photo no other table covers, while a video's
     /// timelines come only from `track` rows (faces.csv has one row per track): a video only
-    /// faces.csv names is counted and listed (``groupedVideos``), without a page.
+    /// faces.csv names is counted and listed (``groupedVideos``), without a page. Without
+    /// `group`'s tables the people are found here (``ReportPeople``).
+    ///
+    /// `trackDescriptors` are the descriptors of the tracks of videos analysed here, by source
+    /// and tracking ID (a track table's rows carry their own, if any).
     init(
         faces: [ReportFace], groupFaces: [ReportFace], summaries: [ReportTable.TrackSummaryRow],
-        peopleRows: [ReportTable.PersonRow]?, analysedPhotos: [String], facesPerPerson: Int
-    ) {
+        peopleRows: [ReportTable.PersonRow]?, analysedPhotos: [String], facesPerPerson: Int,
+        trackDescriptors: [String: [Int: FaceDescriptor]] = [:]
+    ) throws {
         var photoOrder: [String] = []
         var photoFaces: [String: [ReportFace]] = [:]
         var videoOrder: [String] = []
@@ -90,7 +101,13 @@ struct ReportCollection {
             Photo(source: source, faces: photoFaces[source]!.sorted { $0.index < $1.index })
         }
         let summaryBySource = Dictionary(grouping: summaries, by: \.source)
-        videos = videoOrder.map { VideoTracks(source: $0, faces: videoFaces[$0]!, summary: summaryBySource[$0] ?? []) }
+        videos = videoOrder.map { source in
+            var video = VideoTracks(source: source, faces: videoFaces[source]!, summary: summaryBySource[source] ?? [])
+            for index in video.tracks.indices {
+                if let descriptor = trackDescriptors[source]?[video.tracks[index].id] { video.tracks[index].descriptor = descriptor }
+            }
+            return video
+        }
         var groupedOrder: [String] = []
         var groupedTracks: [String: Set<Int>] = [:]
         for face in groupFaces where face.isVideo && videoFaces[face.source] == nil {
@@ -98,15 +115,34 @@ struct ReportCollection {
             groupedTracks[face.source, default: []].insert(face.trackingID ?? face.index)
         }
         groupedVideos = groupedOrder.map { ($0, groupedTracks[$0]!.count) }
-        people = Self.people(
-            groupFaces: groupFaces, peopleRows: peopleRows, named: faces, videos: videos, limit: facesPerPerson)
+        if peopleRows != nil || !groupFaces.isEmpty {
+            people = Self.people(groupFaces: groupFaces, peopleRows: peopleRows, limit: facesPerPerson)
+            peopleNotes = ["As <code>facekit group</code> found them, from its tables."]
+            var indexOfID: [Int: Int] = [:]
+            for (index, person) in (people ?? []).enumerated() { if let id = person.id { indexOfID[id] = index } }
+            for face in groupFaces {
+                guard let id = face.personID, let index = indexOfID[id] else { continue }
+                let key = face.isVideo
+                    ? Self.key(video: face.source, track: face.trackingID ?? face.index)
+                    : Self.key(photo: face.source, face: face.index)
+                personOf[key] = index
+            }
+        } else if !photos.isEmpty || !videos.isEmpty {
+            let found = try ReportPeople(photos: photos, videos: videos, limit: facesPerPerson)
+            (people, personOf, peopleNotes) = (found.people, found.personOf, found.notes)
+        }
     }
 
-    /// The people: `group`'s people.csv with its faces.csv, or else the names of `--known`.
+    /// The key of a photo's face in ``personOf``.
+    static func key(photo source: String, face index: Int) -> String { "p:\(index):" + source }
+
+    /// The key of a video's track in ``personOf``.
+    static func key(video source: String, track id: Int) -> String { "v:\(id):" + source }
+
+    /// The people of `group`'s people.csv with its faces.csv, or of faces.csv's `person_id` column alone.
     private static func people(
-        groupFaces: [ReportFace], peopleRows: [ReportTable.PersonRow]?, named faces: [ReportFace],
-        videos: [VideoTracks], limit: Int
-    ) -> [Person]? {
+        groupFaces: [ReportFace], peopleRows: [ReportTable.PersonRow]?, limit: Int
+    ) -> [Person] {
         func chosen(_ faces: [ReportFace]) -> [ReportFace] {
             Array(faces.sorted { $0.shotRank > $1.shotRank }.prefix(limit))
         }
@@ -121,38 +157,15 @@ struct ReportCollection {
                     best: best, faces: chosen(byID[row.personID] ?? []))
             }
         }
-        if !groupFaces.isEmpty {
-            // faces.csv without people.csv: people from its person_id column.
-            let byID = Dictionary(grouping: groupFaces.filter { $0.personID != nil }, by: { $0.personID! })
-            return byID.keys.sorted().map { id in
-                let all = byID[id]!
-                return Person(
-                    id: id, name: all.compactMap(\.person).first, faceCount: all.count,
-                    photos: Set(all.filter { !$0.isVideo }.map(\.source)).count,
-                    videos: Set(all.filter(\.isVideo).map(\.source)).count,
-                    best: all.max { $0.shotRank < $1.shotRank }!, faces: chosen(all))
-            }
+        // faces.csv without people.csv: people from its person_id column.
+        let byID = Dictionary(grouping: groupFaces.filter { $0.personID != nil }, by: { $0.personID! })
+        return byID.keys.sorted().map { id in
+            let all = byID[id]!
+            return Person(
+                id: id, name: all.compactMap(\.person).first, faceCount: all.count,
+                photos: Set(all.filter { !$0.isVideo }.map(\.source)).count,
+                videos: Set(all.filter(\.isVideo).map(\.source)).count,
+                best: all.max { $0.shotRank < $1.shotRank }!, faces: chosen(all))
         }
-        // --known: a photo face per row, a video track once, by its best face.
-        var byName: [String: [ReportFace]] = [:]
-        for face in faces where !face.isVideo {
-            if let name = face.person { byName[name, default: []].append(face) }
-        }
-        for video in videos {
-            for track in video.tracks {
-                if let name = track.person, let best = track.faces.filter({ $0.person == name }).max(by: {
-                    $0.shotRank < $1.shotRank
-                }) {
-                    byName[name, default: []].append(best)
-                }
-            }
-        }
-        guard !byName.isEmpty else { return nil }
-        return byName.map { name, all in
-            Person(
-                id: nil, name: name, faceCount: all.count, photos: Set(all.filter { !$0.isVideo }.map(\.source)).count,
-                videos: Set(all.filter(\.isVideo).map(\.source)).count, best: all.max { $0.shotRank < $1.shotRank }!,
-                faces: chosen(all))
-        }.sorted { ($0.faceCount, $1.title) > ($1.faceCount, $0.title) }
     }
 }

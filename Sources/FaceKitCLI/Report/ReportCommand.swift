@@ -31,7 +31,10 @@ struct ReportCommand: ParsableCommand {
                 Inputs named .csv, .jsonl or .ndjson are read as tables: the faces analyze and track \
                 wrote, track --summary tables, and group's faces.csv and people.csv. Other inputs \
                 (images, videos, folders of both) are analysed with the detection flags, as analyze \
-                and track would. The --output folder gets index.html, its style sheet and pictures: \
+                and track would. People come from group's tables, or else are grouped here as group \
+                groups them, by the descriptors of the faces and tracks analysed here or read from \
+                JSON Lines written with --descriptors; the People page says how, and what is left out. \
+                The --output folder gets index.html, its style sheet and pictures: \
                 open it in a browser, copy it or serve it as it is.
                 """)
     }
@@ -155,17 +158,19 @@ struct ReportCommand: ParsableCommand {
             }
         }
         var analysedPhotos: [String] = []
+        var trackDescriptors: [String: [Int: FaceDescriptor]] = [:]
         if !others.isEmpty {
             let analysis = ReportAnalysis(
                 detection: detection, people: people, video: video, frames: frames, workers: workers, outputFolder: folder)
             let result = try analysis.run(others, context: context, showProgress: !quiet && context.stderr.isTerminal)
             faces += result.faces
             analysedPhotos = result.photosAnalysed
+            trackDescriptors = result.trackDescriptors
             failures += result.failures
         }
-        var collection = ReportCollection(
+        var collection = try ReportCollection(
             faces: faces, groupFaces: groupFaces, summaries: summaries, peopleRows: peopleRows,
-            analysedPhotos: analysedPhotos, facesPerPerson: facesPerPerson)
+            analysedPhotos: analysedPhotos, facesPerPerson: facesPerPerson, trackDescriptors: trackDescriptors)
         collection.failures = failures
         collection.tables = tables
         collection.knowsFacelessPhotos = tables.isEmpty && !others.isEmpty

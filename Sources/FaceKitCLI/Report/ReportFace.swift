@@ -27,6 +27,9 @@ struct ReportFace: Sendable {
     var personDistance: Double?
     /// `facekit group`'s person number.
     var personID: Int?
+    /// dlib's descriptor: from a face the report analysed itself, or a JSON Lines row written
+    /// with `--descriptors`; what the report groups faces into people by (``ReportPeople``).
+    var descriptor: FaceDescriptor?
     var landmarks: [FaceLandmark] = []
 
     var isVideo: Bool { frame != nil }
@@ -87,5 +90,6 @@ struct ReportFace: Sendable {
         quality = face.quality
         person = record.person?.name
         personDistance = record.person?.distance
+        descriptor = face.descriptor
     }
 }

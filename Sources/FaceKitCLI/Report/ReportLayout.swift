@@ -60,7 +60,7 @@ struct ReportLayout {
             let kind: ReportPictures.Picture.Kind =
                 face.isVideo
                 ? .annotatedFrame(faces, width: ReportPictures.fullSide, labelHeight: nil)
-                : .thumbnail(faces, side: ReportPictures.fullSide)
+                : .thumbnail(faces, side: ReportPictures.fullSide, named: true)
             add(.init(kind: kind, frame: face.frame, output: path), source: face.source, isVideo: face.isVideo)
             return path
         }
@@ -111,11 +111,20 @@ struct ReportLayout {
         face.isVideo ? "v:\(face.frame!):" + face.source : "p:" + face.source
     }
 
-    /// The faces drawn on each full picture: a photo's or a video frame's rows, named after
-    /// their track's person; for a source only `group`'s tables name, the faces of its people.
+    /// The faces drawn on each full picture: a photo's rows, named as the Photos page names them,
+    /// or a video frame's, named after their track's person; for a source only `group`'s tables name, the faces of its people.
     private static func facesByPicture(_ collection: ReportCollection) -> [String: [ReportFace]] {
         var faces: [String: [ReportFace]] = [:]
-        for photo in collection.photos { faces[key(ReportFace(source: photo.source, index: 0, box: .zero))] = photo.faces }
+        for photo in collection.photos {
+            // Each face named as the Photos page names it: its --known name, else its person's title.
+            faces[key(ReportFace(source: photo.source, index: 0, box: .zero))] = photo.faces.map { face in
+                var named = face
+                if named.person == nil, let person = collection.personOf[ReportCollection.key(photo: photo.source, face: face.index)] {
+                    named.person = collection.people?[person].title
+                }
+                return named
+            }
+        }
         for video in collection.videos {
             for (frame, rows) in video.framesWithFaces {
                 faces[key(ReportFace(source: video.source, frame: frame, index: 0, box: .zero))] = rows

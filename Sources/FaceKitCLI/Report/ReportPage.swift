@@ -76,6 +76,11 @@ struct ReportPage {
     /// ``ReportPictures/sheetLabelHeight`` is chosen for.
     static let sheetColumnWidth = 320
 
+    /// The column of panel labels beside a track's plot (and of lane labels unless the lanes set
+    /// their own, ``VideoTimeline/labelWidth``), in CSS px; at a phone's width the labels go
+    /// above their lanes and panels instead, so that these have the whole width.
+    static let timelineLabelWidth = 150
+
     static let styleSheet = """
         :root { --ink: #1d2330; --muted: #5d6675; --line: #d9dde4; --paper: #f6f7f9; --accent: #2f6fd6; }
         * { box-sizing: border-box; }
@@ -104,23 +109,30 @@ struct ReportPage {
         figure { margin: 0; }
         svg { width: 100%; height: auto; background: #fff; border: 1px solid var(--line); border-radius: 6px; }
         .plot, .charts figure { overflow-x: auto; }
-        .plot svg { min-width: 720px; }
         .charts svg { min-width: 560px; }
         svg text { font: 11px system-ui, sans-serif; fill: var(--ink); }
         svg .bar { fill: #4d86e0; }
         svg .count, svg .label, svg .axis-label, svg .tick-x { text-anchor: middle; }
         svg .axis-label, svg .tick, svg .tick-x { fill: var(--muted); }
         svg .axis { stroke: #8a93a3; stroke-width: 1; }
-        svg .lane-label, svg .tick { text-anchor: end; }
-        svg .track { fill: none; stroke-linecap: butt; }
-        svg .panel { fill: #fafbfc; stroke: var(--line); }
-        svg .half { stroke: var(--line); stroke-dasharray: 3 3; }
-        svg .series { fill: none; stroke-width: 1.6; stroke-linejoin: round; }
-        svg .series.smile { stroke: #e8890c; }
-        svg .series.eyes { stroke: #2f6fd6; }
-        svg .series.yaw { stroke: #8a3fc7; }
-        svg .blink { stroke: #d62f4b; stroke-width: 1.5; }
-        svg .none { fill: var(--muted); text-anchor: middle; }
+        svg .tick { text-anchor: end; }
+        .lanes, .track-plot { --label: \(timelineLabelWidth)px; background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px 2px; }
+        .lane, .panel-row { display: grid; grid-template-columns: var(--label) minmax(0, 1fr); gap: 2px 10px; align-items: center; margin: 4px 0; }
+        .lane-label, .panel-label { font-size: 13px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; text-align: right; }
+        .lane-bar { position: relative; height: 14px; background: #eef0f4; border-radius: 2px; }
+        .lane-bar .segment { position: absolute; top: 0; bottom: 0; min-width: 2px; }
+        svg.panel { height: 64px; border-radius: 2px; background: #fafbfc; }
+        svg.panel .half { stroke: var(--line); stroke-dasharray: 3 3; vector-effect: non-scaling-stroke; }
+        svg.panel .series { fill: none; stroke-width: 1.6; stroke-linejoin: round; vector-effect: non-scaling-stroke; }
+        svg.panel .series.smile { stroke: #e8890c; }
+        svg.panel .series.eyes { stroke: #2f6fd6; }
+        svg.panel .series.yaw { stroke: #8a3fc7; }
+        svg.panel .blink { stroke: #d62f4b; stroke-width: 1.5; vector-effect: non-scaling-stroke; }
+        .panel-label .none { color: var(--muted); }
+        .time-axis { position: relative; height: 22px; margin-left: calc(var(--label) + 10px); font-size: 12px; color: var(--muted); }
+        .time-axis .tick { position: absolute; top: 3px; transform: translateX(-50%); white-space: nowrap; }
+        .time-axis .tick.start { transform: none; }
+        .time-axis .tick.end { transform: translateX(-100%); }
         .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 14px; }
         .grid figure, .person { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 8px; }
         .grid img, .grid .missing { width: 100%; height: auto; display: block; border-radius: 4px; }
@@ -153,6 +165,9 @@ struct ReportPage {
           main { padding: 4px 12px 32px; }
           h1 { font-size: 21px; }
           .stats li { min-width: 0; flex: 1 1 40%; padding: 8px 12px; }
+          .lane, .panel-row { grid-template-columns: minmax(0, 1fr); }
+          .lane-label, .panel-label { text-align: left; }
+          .time-axis { margin-left: 0; }
         }
         """
 

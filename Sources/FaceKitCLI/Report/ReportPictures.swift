@@ -9,8 +9,10 @@ struct ReportPictures: Sendable {
     /// One picture to write, at `output` (a path below the report folder).
     struct Picture: Sendable {
         enum Kind: Sendable {
-            /// The whole photo at most `side` px on its longer side, with its faces' boxes.
-            case thumbnail([ReportFace], side: Int)
+            /// The whole photo at most `side` px on its longer side, with its faces' boxes, and
+            /// with `named` each face's `person` in a tag above its box (a full picture has room
+            /// for them; a thumbnail's caption names them instead).
+            case thumbnail([ReportFace], side: Int, named: Bool = false)
             /// A square around a face's box, ``cropSide`` px.
             case crop(CGRect)
             /// A video frame with its faces drawn as `facekit annotate` draws them (IDs and
@@ -66,7 +68,7 @@ struct ReportPictures: Sendable {
         let width = pictures.map { picture in
             switch picture.kind {
             case .crop: 800
-            case .thumbnail(_, let side): side
+            case .thumbnail(_, let side, _): side
             case .annotatedFrame(_, let width, _): width
             }
         }.max() ?? Self.thumbnailSide
@@ -92,7 +94,7 @@ struct ReportPictures: Sendable {
         let width = Double(image.fullSizeWidth), height = Double(image.fullSizeHeight)
         let result: FaceImage
         switch picture.kind {
-        case .thumbnail(let faces, let side):
+        case .thumbnail(let faces, let side, let named):
             let scale = min(1, Double(side) / max(width, height))
             let size = (w: max(1, Int((width * scale).rounded())), h: max(1, Int((height * scale).rounded())))
             let small = try image.resized(width: size.w, height: size.h)
@@ -107,7 +109,7 @@ struct ReportPictures: Sendable {
                 return copy.face
             }
             try FaceAnnotation(layers: [.boxes], style: AnnotationStyle(imageWidth: size.w, imageHeight: size.h))
-                .draw(scaled, on: canvas)
+                .draw(scaled, names: named ? faces.map(\.person) : [], on: canvas)
             result = try canvas.image()
         case .crop(let box):
             let region = Self.cropRegion(around: box, imageWidth: width, imageHeight: height)

@@ -62,7 +62,8 @@ struct ReportSite {
                 to: folder + "/photos.html")
         }
         if let people = collection.people {
-            let pages = PeoplePages(people: people, layout: layout, written: written, page: page)
+            let pages = PeoplePages(
+                people: people, layout: layout, written: written, page: page, notes: collection.peopleNotes)
             try Self.write(pages.gridHTML(), to: folder + "/people.html")
             for index in people.indices {
                 try Self.write(pages.personHTML(index), to: folder + "/people/person-\(index).html")

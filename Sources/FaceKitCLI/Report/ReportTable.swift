@@ -253,6 +253,15 @@ enum ReportTable {
             face.classified = ["smiling_probability", "left_eye_open_probability", "right_eye_open_probability"]
                 .contains { key in JSONNumber.of(object[key]) != nil || (absent[key] as? String).map { $0 != "not_requested" } == true }
             face.person = object["person"] as? String
+            // `analyze --descriptors` and `track --descriptors` write 128 numbers (null: none).
+            if let numbers = object["descriptor"] as? [Any] {
+                let read = numbers.compactMap(double).filter { abs($0) <= DescriptorLines.largestDescriptorValue }
+                if read.count == FaceDescriptor.length, numbers.count == FaceDescriptor.length {
+                    face.descriptor = FaceDescriptor(values: read.map(Float.init))
+                } else {
+                    values.fail("descriptor is not \(FaceDescriptor.length) numbers within 100 of 0")
+                }
+            }
             if let landmarks = object["landmarks"] as? [String: Any] {
                 for type in FaceLandmark.LandmarkType.allCases {
                     guard let point = landmarks[type.snakeCaseName] as? [Any], point.count == 2,

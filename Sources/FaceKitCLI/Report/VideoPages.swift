@@ -1,7 +1,9 @@
-/// `videos.html`, the list of videos with who is on screen when and each track's best face, and
-/// `videos/video-N.html`, one page per video: the tracks' presence, one timeline per track
-/// (smile, eyes open with blinks, head yaw) under its best face, ID and name, and a contact
-/// sheet of annotated frames. Every picture links to its full frame.
+/// `videos.html`, the list of videos with who is on screen when and each track's best face and
+/// person (linked to the person's page), and
+/// `videos/video-N.html`, one page per video: the tracks' presence (a lane each, over the whole
+/// video), one timeline per track over its own span (smile, eyes open with blinks, head yaw)
+/// under its best face, ID and name, and a contact sheet of annotated frames. Every picture
+/// links to its full frame; every time is the video's.
 struct VideoPages {
     let collection: ReportCollection
     let layout: ReportLayout
@@ -13,7 +15,7 @@ struct VideoPages {
         for (index, video) in collection.videos.enumerated() {
             body += "<h2><a href=\"videos/video-\(index).html\">\(HTMLText.path(video.source))</a></h2>\n"
             body += "<p class=\"muted\">\(video.tracks.count) tracks · \(HTMLText.time(milliseconds: video.durationMs))</p>\n"
-            body += "<div class=\"plot\">" + VideoTimeline(video: video).presence() + "</div>\n"
+            body += "<div class=\"plot\">" + VideoTimeline(video: video).presence(page: "videos/video-\(index).html") + "</div>\n"
             body += trackTable(index, depth: 0)
         }
         return page.document(title: "Videos", section: .videos, body: body)
@@ -28,10 +30,21 @@ struct VideoPages {
             html += "<tr id=\"\(depth == 0 ? "video-\(index)-" : "")row-\(track.id)\"><td class=\"face\">"
             html += ReportPage.linkedImage(bestFace(index, number), depth: depth, alt: "ID \(track.id)", written: written)
             html += "</td><td><a href=\"\(page)#track-\(track.id)\">ID \(track.id)</a></td>"
-            html += "<td>\(track.person.map(HTMLText.escaped) ?? "<span class=\"muted\">-</span>")</td>"
+            html += "<td>\(person(of: track, in: video, depth: depth))</td>"
             html += "<td class=\"when\">\(HTMLText.time(milliseconds: track.firstMs))-\(HTMLText.time(milliseconds: track.lastMs))</td></tr>\n"
         }
         return html + "</table>\n"
+    }
+
+    /// Who a track is: its `--known` name, else the title of the person it is in (`Person 3`),
+    /// linked to that person's page; `-` for neither.
+    private func person(of track: VideoTracks.Track, in video: VideoTracks, depth: Int) -> String {
+        let index = collection.personOf[ReportCollection.key(video: video.source, track: track.id)]
+        guard let title = track.person ?? index.map({ collection.people![$0].title }) else {
+            return "<span class=\"muted\">-</span>"
+        }
+        guard let index else { return HTMLText.escaped(title) }
+        return "<a href=\"\(String(repeating: "../", count: depth))people/person-\(index).html\">\(HTMLText.escaped(title))</a>"
     }
 
     private func bestFace(_ video: Int, _ track: Int) -> ReportLayout.Shown? {

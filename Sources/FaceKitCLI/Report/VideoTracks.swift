@@ -12,6 +12,9 @@ struct VideoTracks {
         /// Blinks from `track --summary`, when given: the count over every frame analysed.
         var summaryBlinks: Int?
         var person: String?
+        /// The track's descriptor, for grouping it with other faces (``ReportPeople``): the mean
+        /// of its best shots' descriptors, as `group` describes a track; `nil` when none has one.
+        var descriptor: FaceDescriptor?
 
         var firstMs: Double { faces.first?.timestampMs ?? 0 }
         var lastMs: Double { faces.last?.timestampMs ?? 0 }
@@ -57,9 +60,13 @@ struct VideoTracks {
             }
             let names = faces.compactMap(\.person)
             let mostCommon = Dictionary(grouping: names, by: { $0 }).max { $0.value.count < $1.value.count }?.key
+            // As group reads track's JSON Lines: the mean over the best shots that have one.
+            let shots = faces.filter { $0.descriptor != nil }.sorted { $0.shotRank > $1.shotRank }
+                .prefix(VideoTrackFaces.shotsPerTrack).compactMap(\.descriptor)
             return Track(
                 id: id, faces: faces, blinkTimesMs: blinks, summaryBlinks: summaries[id]?.blinks,
-                person: summaries[id]?.person ?? mostCommon)
+                person: summaries[id]?.person ?? mostCommon,
+                descriptor: shots.isEmpty ? nil : FaceDescriptor.mean(of: Array(shots)))
         }
         // Each face named as its track is, so that a frame's tags say who the track is even
         // where --known did not recognise the face in that frame.

@@ -58,7 +58,7 @@ struct ReportHostileValuesTests {
                 "the message names the line and column: \(run.stderr)")
             #expect(run.stderrLines.count == 1, "\(run.stderr)")
             let page = try String(contentsOfFile: folder + "/report/videos/video-0.html", encoding: .utf8)
-            #expect(ReportFixture.count("<path class=\"track\"", in: page) == 2, "both tracks are shown")
+            #expect(ReportFixture.count("<div class=\"lane\"", in: page) == 2, "both tracks are shown")
             let index = try String(contentsOfFile: folder + "/report/index.html", encoding: .utf8)
             #expect(index.contains("1 row left out for values out of range"))
             #expect(try ReportFixture.brokenLinks(in: folder + "/report") == [])

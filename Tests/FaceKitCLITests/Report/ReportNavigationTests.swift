@@ -141,9 +141,11 @@ struct ReportNavigationTests {
             let page = try String(contentsOfFile: report + "/videos/video-0.html", encoding: .utf8)
             let list = try String(contentsOfFile: report + "/videos.html", encoding: .utf8)
             for trackID in named {
-                #expect(page.contains(">ID \(trackID) · Eileen Collins</text>"), "the lane of ID \(trackID)")
+                #expect(page.contains(">ID \(trackID) · Eileen Collins</a><div class=\"lane-bar\">"), "the lane of ID \(trackID)")
                 #expect(page.contains("ID \(trackID) · Eileen Collins</h3>"), "the heading of ID \(trackID)")
-                #expect(list.contains(">ID \(trackID)</a></td><td>Eileen Collins</td>"), "the tracks table")
+                #expect(
+                    list.contains(">ID \(trackID)</a></td><td><a href=\"people/person-0.html\">Eileen Collins</a></td>"),
+                    "the tracks table names the track and links its person")
             }
             let people = try String(contentsOfFile: report + "/people.html", encoding: .utf8)
             #expect(people.contains("<b>Eileen Collins</b>"))
