@@ -313,12 +313,13 @@ public final class FaceTracker: Sendable {
     public func videoTrackIDs() -> [Int: Int] { joining.videoIDs() }
 
     /// The descriptor the person with the final ID `trackingID` is named by (match it with
-    /// ``KnownPeople/match(_:)``): the mean of their first track's descriptors (its faces' and those
-    /// re-identification took), of its first 30 s when it stays longer. It is settled once that
-    /// track has ended for good or has been on screen 30 s, as IDs are decided, so a person can be
-    /// named while the video goes on; later tracks of the person keep that name. `nil` until then,
-    /// and for a person none of whose first track's faces was described; every person's is
-    /// settled once the video is done (``finishVideo()``, or the end of ``frames(of:)``).
+    /// ``KnownPeople/match(_:)->KnownPeople.Match``): the mean of their first track's
+    /// descriptors (its faces' and those re-identification took), of its first 30 s when it
+    /// stays longer. It is settled once that track has ended for good or has been on screen
+    /// 30 s, as IDs are decided, so a person can be named while the video goes on; later tracks
+    /// of the person keep that name. `nil` until then, and for a person none of whose first
+    /// track's faces was described; every person's is settled once the video is done
+    /// (``finishVideo()``, or the end of ``frames(of:)``).
     public func personDescriptor(ofTrack trackingID: Int) -> FaceDescriptor? {
         settledPersonDescriptors()[trackingID] ?? nil
     }
