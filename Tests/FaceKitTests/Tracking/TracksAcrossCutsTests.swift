@@ -79,4 +79,35 @@ struct TracksAcrossCutsTests {
         #expect(try Self.id(faces, frame: 180, x: 260) == woman)
         #expect(try Self.id(faces, frame: 230, x: 390) == glasses)
     }
+
+    @Test("a person's naming descriptor is settled while the video goes on: Miranda's once his wide shot has ended for good, Lacamoire's not while on screen")
+    func personDescriptorsSettle() throws {
+        var configuration = TrackerConfiguration()
+        configuration.reidentificationWindowMs = 500
+        let tracker = try FaceTracker(
+            options: TrackedVideo.trackingOptions, configuration: configuration,
+            models: ModelLocator(directory: TestData.models), reidentification: .required)
+        let video = try VideoReader(contentsOfFile: TestData.shared("video/short_hamilton_clip.mp4"))
+        var ids: [Int: Set<Int>] = [:]
+        while let frame = try video.next(), let image = frame.image, frame.index <= 60 {
+            if frame.index == 60 {
+                // Every descriptor taken so far recorded (reading `joining` waits for them), so
+                // that what this frame settles does not depend on how fast the worker ran.
+                _ = tracker.joining
+            }
+            for tracked in try tracker.track(image, index: frame.index, timestampMs: frame.timestampMs) {
+                ids[tracked.index] = Set(tracked.faces.map { $0.trackingID! })
+            }
+        }
+        let settled = tracker.settledPersonDescriptors()
+        // Miranda's wide shot (frames 0-19, final ID 0) ended at the cut and was kept 0.5 s for
+        // re-identification: settled, from its own descriptors. Lacamoire's close-up (from 20)
+        // is still on screen and has not been for 30 s: not settled.
+        #expect(ids[10] == [0])
+        let miranda = try #require(settled[0] ?? nil, "Miranda's descriptor is not settled at frame 60")
+        #expect(settled.count == 1, "\(settled.keys.sorted())")
+        // It is the one the end of the video names him by, though his medium shot joins him later.
+        for tracked in try tracker.finishVideo() { ids[tracked.index] = Set(tracked.faces.map { $0.trackingID! }) }
+        #expect(tracker.personDescriptor(ofTrack: 0) == miranda)
+    }
 }
