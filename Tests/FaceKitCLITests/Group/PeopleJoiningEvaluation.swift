@@ -62,7 +62,7 @@ struct PeopleJoiningEvaluation {
     /// Hamilton clip (and the webcam clips alone), as someone grouping one folder would.
     static let runs: [(name: String, sets: [DevelopmentPeople.DevelopmentSet])] =
         [("every set together", DevelopmentPeople.DevelopmentSet.allCases)]
-        + [.identities, .faceRecognition, .cast, .compreface, .strangers].map { ("\($0.rawValue) + Hamilton clip", [$0, .clip]) }
+        + [.identities, .faceRecognition, .cast, .compreface, .actors, .strangers].map { ("\($0.rawValue) + Hamilton clip", [$0, .clip]) }
         + [("focus-blink", [.focus])]
 
     /// One run's faces and each rule's people of them.
