@@ -56,7 +56,7 @@ struct PeopleByKindTests {
         .needsModels, .needsSharedData)
     func everySetTogether() throws {
         let faces = try DevelopmentPeople.all()
-        let people = try PeopleJoiningEvaluation.Rule.group.people(faces)
+        let people = try PeopleRule.group.people(faces)
         let counts = PairCount.byKind(faces, people: people)
         // The children of obama_and_biden.jpg and the PASCAL photos: at group's former 0.55 / 0.60 one
         // shared a person with a stranger and the audience's man at the left, the other with Michelle Obama's track.

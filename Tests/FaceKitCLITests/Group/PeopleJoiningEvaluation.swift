@@ -18,32 +18,11 @@ import Testing
 /// `FACEKIT_EVALUATE_PEOPLE=1 swift test --skip-build --filter PeopleJoiningEvaluation`
 @Suite("people by kind: the rules' evaluation")
 struct PeopleJoiningEvaluation {
-    /// A rule of `group`: the clustering threshold, and the photo-video join's (`nil`: no join).
-    struct Rule: Equatable, CustomStringConvertible {
-        var clustering: Double
-        var joining: VideoPersonJoining?
-
-        static let group = Rule(clustering: FaceClustering.defaultThreshold, joining: VideoPersonJoining())
-
-        var description: String {
-            "cluster < \(String(format: "%.2f", clustering)), "
-                + (joining.map { "join \($0.condition) < " + String(format: "%.2f", $0.threshold) } ?? "no photo-video join")
-        }
-
-        /// Each face's person, as `group` finds them.
-        func people(_ faces: [DevelopmentPeople.Face]) throws -> [Int?] {
-            let grouped = faces.map(\.face)
-            let clustered = try GroupCommand.people(of: grouped, clustering: FaceClustering(threshold: clustering))
-            guard let joining else { return clustered.people }
-            return joining.join(grouped, people: clustered.people, count: clustered.count).people
-        }
-    }
-
     static let conditions: [VideoPersonJoining.Condition] = [.uniquelyBelow, .margin(0.05), .margin(0.02), .nearest]
-    static let rules: [Rule] = [0.45, 0.50, 0.55, 0.60].flatMap { clustering in
-        [Rule(clustering: clustering, joining: nil)]
+    static let rules: [PeopleRule] = [0.45, 0.50, 0.55, 0.60].flatMap { clustering in
+        [PeopleRule(clustering: clustering, joining: nil)]
             + [0.55, 0.58, 0.60, 0.62, 0.65].flatMap { threshold in
-                conditions.map { Rule(clustering: clustering, joining: VideoPersonJoining(threshold: threshold, condition: $0)) }
+                conditions.map { PeopleRule(clustering: clustering, joining: VideoPersonJoining(threshold: threshold, condition: $0)) }
             }
     }
 
@@ -156,7 +135,7 @@ struct PeopleJoiningEvaluation {
         for run in runs.prefix(4) {
             print("\n\(run.name): each video-only person's nearest photo people (their photo faces' mean), clustered at "
                 + "\(FaceClustering.defaultThreshold):")
-            Self.printNearest(run.faces, people: try Rule(clustering: FaceClustering.defaultThreshold, joining: nil).people(run.faces))
+            Self.printNearest(run.faces, people: try PeopleRule(clustering: FaceClustering.defaultThreshold, joining: nil).people(run.faces))
         }
 
         print("\nEach child's and each track's nearest other identities (descriptor distance):")
