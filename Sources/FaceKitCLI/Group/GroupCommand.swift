@@ -27,7 +27,7 @@ struct GroupCommand: ParsableCommand {
                 is read as the output of analyze --descriptors --format jsonl, so that a collection \
                 analysed in shards is grouped without analysing a photo twice. A video, or track's \
                 JSON Lines, gives one face per track; a person seen only in video joins the person of the \
-                photos whose mean descriptor is within 0.60 of theirs, when no other is. Writes faces.csv (one row per face, with its person_id) and people.csv (one \
+                photos whose mean descriptor is nearest theirs, when within 0.58. Writes faces.csv (one row per face, with its person_id) and people.csv (one \
                 row per person, with the best shot) into the --output folder, and with --crops \
                 a picture of each person's best shot. An input that cannot be \
                 read is reported on standard error and skipped; the exit status is then 1.

@@ -29,27 +29,32 @@ struct GroupPhotoVideoTests {
         try #require(faces.first { $0["source"]!.hasSuffix(suffix) })
     }
 
-    @Test("identities photos and the clip: Obama's and Lacamoire's tracks join their photos; Miranda and the audience's unknowns stay apart",
+    @Test("the development photos and the clip: Obama's, Lacamoire's and Miranda's tracks join their photos; Michelle Obama's stays off the child's",
           .needsModels, .needsSharedData)
     func identities() throws {
         try TestSupport.withTemporaryFolder { root in
-            let run = GroupCommandTests.group(["--output", root + "/out", TestData.shared("photos/identities"), Self.clip])
+            let photos = ["photos/identities", "photos/face_recognition", "video/hamilton-cast"].map(TestData.shared)
+            let run = GroupCommandTests.group(["--output", root + "/out"] + photos + [Self.clip])
             #expect(run.status == 0, "\(run.stderr)")
             let faces = try GroupCommandTests.table(root + "/out/faces.csv")
             let people = try GroupCommandTests.table(root + "/out/people.csv")
             let obama = try Self.track(faces, at: 240, holding: (355, 90))
             let lacamoire = try Self.track(faces, at: 38, holding: (407, 244))
             let miranda = try Self.track(faces, at: 100, holding: (291, 84))
+            // 0.572 from the mean of Obama's 16 photo faces, 0.54 from Lacamoire's 3 (docs/accuracy.md, "People by kind").
             #expect(obama["person_id"] == (try Self.photo(faces, "train/obama/obama.jpg"))["person_id"])
             #expect(lacamoire["person_id"] == (try Self.photo(faces, "train/alex_lacamoire/img1.jpg"))["person_id"])
-            // Nobody of the photos is Miranda, the man at the left or Marian Robinson.
-            for track in [miranda, try Self.track(faces, at: 240, holding: (81, 95)), try Self.track(faces, at: 240, holding: (192, 125))] {
+            #expect(miranda["person_id"] == (try Self.photo(faces, "lin-manuel-miranda.png"))["person_id"])
+            // Nobody of the photos is Michelle Obama (0.589 from the child of obama_and_biden.jpg), Marian
+            // Robinson or the man at the left.
+            for point in [(421.0, 134.0), (192, 125), (81, 95)] {
+                let track = try Self.track(faces, at: 240, holding: point)
                 let row = try #require(people.first { $0["person_id"] == track["person_id"] })
                 #expect(row["photos"] == "0" && row["faces"] == "1", "\(row)")
             }
-            // Obama's person: his 4 photos and the clip, numbered as in faces.csv; the numbers run 0 to n - 1.
+            // Obama's person: his 16 photo faces and the clip, numbered as in faces.csv; the numbers run 0 to n - 1.
             let obamaRow = try #require(people.first { $0["person_id"] == obama["person_id"] })
-            #expect(obamaRow["photos"] == "4" && obamaRow["videos"] == "1" && obamaRow["faces"] == "5", "\(obamaRow)")
+            #expect(obamaRow["photos"] == "16" && obamaRow["videos"] == "1" && obamaRow["faces"] == "17", "\(obamaRow)")
             #expect(people.map { $0["person_id"]! } == people.indices.map(String.init))
             let sizes = people.map { Int($0["faces"]!)! }
             #expect(sizes == sizes.sorted(by: >), "numbered by decreasing number of faces")
@@ -63,7 +68,7 @@ struct GroupPhotoVideoTests {
         }
     }
 
-    @Test("the cast photos and the clip: Lacamoire's near profile joins his photo, Miranda's his, never each other's",
+    @Test("the cast photos and the clip: Miranda's track joins his photo; Lacamoire's near profile, 0.589 from his one photo, stays apart",
           .needsModels, .needsSharedData)
     func cast() throws {
         try TestSupport.withTemporaryFolder { root in
@@ -74,8 +79,9 @@ struct GroupPhotoVideoTests {
             let miranda = try Self.track(faces, at: 100, holding: (291, 84))
             let lacamoirePhoto = try Self.photo(faces, "alex-lacamoire.png")["person_id"]
             let mirandaPhoto = try Self.photo(faces, "lin-manuel-miranda.png")["person_id"]
-            #expect(lacamoire["person_id"] == lacamoirePhoto && miranda["person_id"] == mirandaPhoto)
-            #expect(lacamoirePhoto != mirandaPhoto)
+            #expect(miranda["person_id"] == mirandaPhoto)
+            // A missed join the rule accepts: Michelle Obama's track lies as near a child's photo (docs/accuracy.md).
+            #expect(lacamoire["person_id"] != lacamoirePhoto && lacamoirePhoto != mirandaPhoto)
         }
     }
 
@@ -89,7 +95,7 @@ struct GroupPhotoVideoTests {
         return GroupedFace(record: record, firstFrame: video ? frames.lowerBound : nil, lastFrame: video ? frames.upperBound : nil)
     }
 
-    @Test("the rule: below the threshold and uniquely so; tracks on screen together never join one person; numbers close up")
+    @Test("the rule: the nearest photo person below the threshold (or uniquely so); tracks on screen together never join one person; numbers close up")
     func rule() {
         let photoA = Self.face([0], video: false, source: "a.jpg")
         let photoB = Self.face([2], video: false, source: "b.jpg")
@@ -105,12 +111,14 @@ struct GroupPhotoVideoTests {
         // Two tracks on screen together: only the nearer joins.
         let together = joining.join([photoA, near, alsoNear], people: [0, 1, 2], count: 3)
         #expect(together.people == [0, 1, 0] && together.count == 2)
-        // Two photo people both below the threshold: not unique, no join.
+        // Two photo people both below the threshold: "uniquely below" does not join, the default (nearest) does.
         let middle = Self.face([1.0], video: true, source: "v.mp4")
         let close = Self.face([1.5], video: false, source: "c.jpg")
-        let ambiguous = VideoPersonJoining(threshold: 0.6).join([middle, close, Self.face([0.5], video: false)], people: [0, 1, 2], count: 3)
+        let ambiguous = VideoPersonJoining(threshold: 0.6, condition: .uniquelyBelow).join([middle, close, Self.face([0.5], video: false)], people: [0, 1, 2], count: 3)
         #expect(ambiguous.people == [0, 1, 2] && ambiguous.count == 3)
-        #expect(VideoPersonJoining(condition: .nearest).join([middle, close, Self.face([0.45], video: false)], people: [0, 1, 2], count: 3).count == 2)
+        #expect(VideoPersonJoining(threshold: 0.6).join([middle, close, Self.face([0.45], video: false)], people: [0, 1, 2], count: 3).count == 2)
+        // A track 0.59 from the only photo person stays apart at the default 0.58.
+        #expect(joining.join([Self.face([0.59], video: true, source: "v.mp4"), photoA], people: [0, 1], count: 2).count == 2)
         // Photos alone and videos alone come back as they were.
         #expect(joining.join([photoA, photoB], people: [1, 0], count: 2).people == [1, 0])
         #expect(joining.join([near, far], people: [0, 1], count: 2).people == [0, 1])
