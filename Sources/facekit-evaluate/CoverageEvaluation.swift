@@ -34,6 +34,7 @@ struct CoverageEvaluation: ParsableCommand {
             .option("rule", \.ruleScore, valueName: "score", help: "Which score the tables threshold: yunet, upright, mean or maximum."),
             .flag("before", \.before, help: "Measure the search before turned and close-up passes (upright, score 0.85)."),
             .option("write", \.write, valueName: "dir", help: "Write the photos and truth.csv to this folder instead."),
+            .option("hog", \.hog, valueName: "margin", help: "Print the tables with the HOG check at this margin (not in FaceKit: a study)."),
             .option("records", \.recordsFile, valueName: "file", help: "Keep every detection in this CSV file, or read them from it when it exists (no detector run)."),
         ]
     }
@@ -46,6 +47,8 @@ struct CoverageEvaluation: ParsableCommand {
     var before = false
     var write: String?
     var recordsFile: String?
+    /// The HOG check's margin in the tables' rule (`--hog`), or `nil` for FaceKit's rule.
+    var hog: Double?
 
     func validate() throws(CommandError) {
         try data.validateArgument()
@@ -96,6 +99,14 @@ struct CoverageEvaluation: ParsableCommand {
         /// which one it is depends on which other detections a rule keeps.
         var faces: [Int]
         var eyeProbabilities: Int
+        /// The 68 points, YuNet's five keypoints and the box, in the photo's pixels (empty when
+        /// read from records kept without them).
+        var points: [CGPoint] = []
+        var keypoints: [CGPoint] = []
+        var frame: CGRect = .zero
+        /// The HOG check's margin (``CoverageEvaluation/hogMargin(of:in:seedBox:shape:)``),
+        /// alone; empty when not recorded.
+        var looks: [Double] = []
     }
 
     struct Record {
@@ -114,32 +125,67 @@ struct CoverageEvaluation: ParsableCommand {
         options.orientationMode = before ? .upright : .any
         let detector = try FaceDetector(options: options, models: DevelopmentData.models)
         let search = before ? FaceSearch(orientation: .upright, closeUps: false, secondLook: false) : nil
+        let hog = try NativeDlibDetector(kind: .hog, modelPath: nil)
         var records: [Record] = []
         for (index, sample) in samples.enumerated() {
             if index % 500 == 0 { progress("\(index) of \(samples.count) photos") }
             let photo = try sample.load()
             let (analysed, seconds) = try timed { try detector.examine(photo.image, search: search, lookingAtAll: !before) }
-            let detections = analysed.map { pair in
-                Detection(
+            let detections = try analysed.map { pair in
+                let looks = [try Self.hogMargin(of: hog, in: photo.image, seedBox: pair.seedBox, shape: pair.shape)]
+                return Detection(
                     score: pair.searchScore, upright: pair.uprightScore ?? 0, turned: pair.turned, diagonal: pair.diagonal,
                     displaced: pair.displacedScore ?? 0,
                     plausible: pair.shape.isPlausible, faces: photo.candidateFaces(of: pair.face.frame),
                     eyeProbabilities: [pair.face.leftEyeOpenProbability, pair.face.rightEyeOpenProbability]
-                        .compactMap { $0 }.count)
+                        .compactMap { $0 }.count,
+                    points: pair.shape.points, keypoints: pair.keypoints, frame: pair.face.frame, looks: looks)
             }
             records.append(Record(sample: sample, faces: photo.faces.count, detections: detections, seconds: seconds))
         }
         return records
     }
 
+    /// The HOG check studied as a third look: dlib's HOG frontal face detector (FaceKit's detector
+    /// before YuNet; its edge templates do not depend on the eyes being open) on a
+    /// ``hogViewSide`` px upright view of the face spanning ``hogViewSpan`` seed-box sides (the face
+    /// about 96 px wide), its threshold lowered to ``hogFloor``: the best margin of a detection
+    /// centred within 0.3 face widths of the view's centre and 0.5-2 face widths wide, or
+    /// ``hogFloor`` when there is none (or the 68 points give no eye line).
+    static func hogMargin(of hog: NativeDlibDetector, in image: FaceImage, seedBox: CGRect, shape: FaceShape) throws -> Double {
+        let points = shape.points
+        let dx = (42...47).reduce(0.0) { $0 + Double(points[$1].x) } - (36...41).reduce(0.0) { $0 + Double(points[$1].x) }
+        let dy = (42...47).reduce(0.0) { $0 + Double(points[$1].y) } - (36...41).reduce(0.0) { $0 + Double(points[$1].y) }
+        guard dx != 0 || dy != 0 else { return hogFloor }
+        let view = try FaceDetector.uprightView(
+            of: image, seedBox: seedBox, roll: atan2(dy, dx), span: hogViewSpan, side: hogViewSide)
+        let (centre, expected) = (Double(hogViewSide) / 2, Double(hogViewSide) / hogViewSpan)
+        return try hog.detect(in: view, scale: 1, threshold: hogFloor).filter {
+            hypot(Double($0.box.midX) - centre, Double($0.box.midY) - centre) < 0.3 * expected
+                && (0.5 * expected...2 * expected).contains(Double($0.box.width))
+        }.map(\.score).max() ?? hogFloor
+    }
+
+    static let hogViewSide = 240
+    static let hogViewSpan = 2.5
+    /// The lowest margin recorded (dlib's own threshold is 0).
+    static let hogFloor = -1.0
+
     /// A rule that keeps a detection: a score at least `threshold`, the score being YuNet's, its
-    /// score seen upright, or their mean or maximum.
+    /// score seen upright, or their mean or maximum; or, with `hog`, the HOG check's margin at
+    /// least that (``CoverageEvaluation/hogMargin(of:in:seedBox:shape:)``; for a diagonal detection,
+    /// its own, not the displaced one's): a third look FaceKit does not take (a study).
     struct Rule: Equatable {
         enum Score: String, CaseIterable { case yunet, upright, mean, maximum }
         var score: Score
         var threshold: Double
+        var hog: Double? = nil
 
-        func keeps(_ detection: Detection) -> Bool { value(detection) >= threshold }
+        func keeps(_ detection: Detection) -> Bool {
+            if value(detection) >= threshold { return true }
+            guard let hog, let margin = detection.looks.first else { return false }
+            return margin >= hog
+        }
 
         func value(_ detection: Detection) -> Double {
                 switch score {
@@ -151,7 +197,7 @@ struct CoverageEvaluation: ParsableCommand {
                 }
         }
 
-        var name: String { "\(score.rawValue) >= \(fixed(threshold, 2))" }
+        var name: String { "\(score.rawValue) >= \(fixed(threshold, 2))" + (hog.map { " or HOG >= \(fixed($0, 2))" } ?? "") }
     }
 
     /// Faces, found, false detections and eye probabilities of `records` under `rule`.
@@ -160,6 +206,15 @@ struct CoverageEvaluation: ParsableCommand {
         var recall: Double { faces == 0 ? .nan : Double(found) / Double(faces) }
         var precision: Double { found + falsePositives == 0 ? .nan : Double(found) / Double(found + falsePositives) }
         var f1: Double { 2 * recall * precision / (recall + precision) }
+
+        mutating func add(_ other: Counts) {
+            faces += other.faces
+            found += other.found
+            falsePositives += other.falsePositives
+            photos += other.photos
+            photosWithFace += other.photosWithFace
+            eyesPresent += other.eyesPresent
+        }
 
         init(_ records: [Record], _ rule: Rule) {
             for record in records {
@@ -199,7 +254,7 @@ struct CoverageEvaluation: ParsableCommand {
     static let header = ["photos", "faces", "found", "recall", "false", "precision"]
 
     func report(_ records: [Record]) {
-        let rule = Rule(score: before ? .yunet : ruleScore, threshold: score)
+        let rule = Rule(score: before ? .yunet : ruleScore, threshold: score, hog: hog)
         print("Rule: \(rule.name)\(before ? " (before: upright, no close-up pass)" : "")\n")
         let sets = CoverageSets.setNames.filter { name in records.contains { $0.sample.set == name } }
         printTable(
@@ -244,20 +299,73 @@ struct CoverageEvaluation: ParsableCommand {
                     return row([Rule(score: kind, threshold: threshold).name], counts) + [fixed(counts.f1, 4)]
                 }
             })
-        print("\nLeave one set out (the rule with the best F1 on the other sets, reported on the set left out):\n")
-        let rules = Rule.Score.allCases.flatMap { kind in thresholds.map { Rule(score: kind, threshold: $0) } }
+        print("\nWith the HOG check (maximum >= threshold, or HOG's margin at least the margin; a few of the grid):\n")
+        let hogRules = Self.hogThresholds.flatMap { threshold in Self.hogMargins.map { Rule(score: .maximum, threshold: threshold, hog: $0) } }
         printTable(
-            ["set left out", "rule chosen on the others"] + Self.header,
-            sets.filter { $0 != "no face" }.map { left in
-                let others = records.filter { $0.sample.set != left }
-                let best = rules.max { Counts(others, $0).f1 < Counts(others, $1).f1 }!
-                return row([left, best.name], Counts(records.filter { $0.sample.set == left }, best))
+            ["rule"] + Self.header + ["F1"],
+            hogRules.filter { [0.8, 0.82, 0.85].contains($0.threshold) && [-0.5, -0.4, -0.2, 0].contains($0.hog!) }.map { rule in
+                let counts = Counts(records, rule)
+                return row([rule.name], counts) + [fixed(counts.f1, 4)]
             })
+        let rules = Rule.Score.allCases.flatMap { kind in thresholds.map { Rule(score: kind, threshold: $0) } } + hogRules
+        // Each set's counts under each rule, once.
+        let bySet = Dictionary(grouping: records, by: \.sample.set)
+        var counts: [String: [Counts]] = [:]
+        for set in sets { counts[set] = rules.map { Counts(bySet[set] ?? [], $0) } }
+        func others(_ left: String, _ rule: Int) -> Counts {
+            var total = Counts([], rules[rule])
+            for set in sets where set != left { total.add(counts[set]![rule]) }
+            return total
+        }
+        let before = rules.firstIndex(of: Rule(score: .maximum, threshold: 0.8))!
+        let scoreRules = rules.indices.filter { rules[$0].hog == nil }
+        let hogIndices = rules.indices.filter { rules[$0].hog != nil }
+        /// Ties go to the threshold nearer FaceKit's 0.80.
+        func nearer(_ a: Int, _ b: Int) -> Bool { abs(rules[a].threshold - 0.8) > abs(rules[b].threshold - 0.8) }
+        let criteria: [(title: String, leftOut: [String], choose: (String) -> Int)] = [
+            ("FaceKit's: the score rule with the best F1 on the other sets", sets.filter { $0 != "no face" }, { left in
+                scoreRules.max { others(left, $0).f1 < others(left, $1).f1 }!
+            }),
+            ("a study (not in FaceKit): the rule with the HOG check with the best F1 on the other sets", sets, { left in
+                hogIndices.max { (others(left, $0).f1, 0) < (others(left, $1).f1, nearer($0, $1) ? 1 : 0) }!
+            }),
+            ("a study (not in FaceKit): the rule with the HOG check that finds the most faces on the other sets with no more false detections there than maximum >= 0.80 alone", sets, { left in
+                let limit = others(left, before).falsePositives
+                return hogIndices.filter { others(left, $0).falsePositives <= limit }.max {
+                    let (a, b) = (others(left, $0), others(left, $1))
+                    return (a.found, -a.falsePositives, 0) < (b.found, -b.falsePositives, nearer($0, $1) ? 1 : 0)
+                }!
+            }),
+        ]
+        for (title, leftOut, choose) in criteria {
+            print("\nLeave one set out, \(title), reported on the set left out:\n")
+            var total = Counts([], rules[0])
+            var eyes: [CoverageSets.EyeState: Counts] = [.closed: Counts([], rules[0]), .open: Counts([], rules[0])]
+            printTable(
+                ["set left out", "rule chosen on the others"] + Self.header,
+                leftOut.map { left in
+                    let best = rules[choose(left)]
+                    let held = bySet[left] ?? []
+                    let heldCounts = Counts(held, best)
+                    total.add(heldCounts)
+                    for eye in [CoverageSets.EyeState.closed, .open] {
+                        eyes[eye]!.add(Counts(held.filter { $0.sample.eyes == eye }, best))
+                    }
+                    return row([left, best.name], heldCounts)
+                } + [row(["all, each set by the rule chosen without it", ""], total)]
+                    + [CoverageSets.EyeState.closed, .open].map { row(["\($0.rawValue) eyes, held out", ""], eyes[$0]!) })
+        }
     }
+
+    /// The HOG check's margins and the maximum's thresholds beside it that leave-one-set-out
+    /// tries: -1 ... 1 by 0.1, 0.70 ... 0.90 by 0.01.
+    static let hogMargins = (0...20).map { (Double($0) - 10) / 10 }
+    static let hogThresholds = (70...90).map { Double($0) / 100 }
 
     /// Keeps `records` as CSV: one line per photo (`photo,<index>,<faces>,<seconds>`) followed by
     /// one per detection (`detection,<score>,<upright>,<plausible>,<faces, ;-separated>,<eye
-    /// probabilities>,<turned>,<diagonal>,<displaced>`).
+    /// probabilities>,<turned>,<diagonal>,<displaced>,<geometry>,<HOG margin>`; ``geometryField(_:)``,
+    /// ``hogMargin(of:in:seedBox:shape:)``).
     static func save(_ records: [Record], to path: String) throws {
         var lines: [String] = []
         for (index, record) in records.enumerated() {
@@ -265,10 +373,29 @@ struct CoverageEvaluation: ParsableCommand {
             for d in record.detections {
                 lines.append(
                     "detection,\(d.score),\(d.upright),\(d.plausible ? 1 : 0),"
-                        + "\(d.faces.map(String.init).joined(separator: ";")),\(d.eyeProbabilities),\(d.turned ? 1 : 0),\(d.diagonal ? 1 : 0),\(d.displaced)")
+                        + "\(d.faces.map(String.init).joined(separator: ";")),\(d.eyeProbabilities),\(d.turned ? 1 : 0),\(d.diagonal ? 1 : 0),\(d.displaced),"
+                        + Self.geometryField(d) + "," + d.looks.map { fixed($0, 4) }.joined(separator: ";"))
             }
         }
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// A detection's 68 points, five keypoints and box (x, y, width, height), `;`-separated, to
+    /// 0.1 px; empty when it has none.
+    static func geometryField(_ d: Detection) -> String {
+        guard d.points.count == FaceShape.pointCount, d.keypoints.count == 5 else { return "" }
+        let values = (d.points + d.keypoints).flatMap { [$0.x, $0.y] } + [d.frame.minX, d.frame.minY, d.frame.width, d.frame.height]
+        return values.map { fixed(Double($0), 1) }.joined(separator: ";")
+    }
+
+    /// Reads ``geometryField(_:)`` back into `d`.
+    static func readGeometry(_ field: String, into d: inout Detection) {
+        let v = field.split(separator: ";").compactMap { Double($0) }
+        guard v.count == 2 * (FaceShape.pointCount + 5) + 4 else { return }
+        let points = stride(from: 0, to: 2 * (FaceShape.pointCount + 5), by: 2).map { CGPoint(x: v[$0], y: v[$0 + 1]) }
+        d.points = Array(points.prefix(FaceShape.pointCount))
+        d.keypoints = Array(points.suffix(5))
+        d.frame = CGRect(x: v[v.count - 4], y: v[v.count - 3], width: v[v.count - 2], height: v[v.count - 1])
     }
 
     /// Records kept by ``save(_:to:)`` for these `samples` (the same sets, in the same order).
@@ -286,6 +413,11 @@ struct CoverageEvaluation: ParsableCommand {
                         displaced: fields.count > 8 ? Double(fields[8]) ?? 0 : 0,
                         plausible: fields[3] == "1", faces: fields[4].split(separator: ";").compactMap { Int($0) },
                         eyeProbabilities: Int(fields[5])!))
+                if fields.count > 10 {
+                    records[records.count - 1].detections[records[records.count - 1].detections.count - 1].looks =
+                        fields[10].split(separator: ";").compactMap { Double($0) }
+                }
+                if fields.count > 9 { Self.readGeometry(fields[9], into: &records[records.count - 1].detections[records[records.count - 1].detections.count - 1]) }
             } else {
                 throw CommandError("\(path) does not hold these samples' records (line: \(line.prefix(80)))")
             }

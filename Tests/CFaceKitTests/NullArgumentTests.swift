@@ -114,6 +114,8 @@ struct NullArgumentTests {
             ("fk_detector_detect(detector NULL)", { fk_detector_detect(nil, h.image, 1, &detections, 4, &count, $0) }),
             ("fk_detector_detect(image NULL)", { fk_detector_detect(h.hog, nil, 1, &detections, 4, &count, $0) }),
             ("fk_detector_detect(count NULL)", { fk_detector_detect(h.hog, h.image, 1, &detections, 4, nil, $0) }),
+            ("fk_detector_detect_above(detector NULL)", { fk_detector_detect_above(nil, h.image, 1, -1, &detections, 4, &count, $0) }),
+            ("fk_detector_detect_above(image NULL)", { fk_detector_detect_above(h.hog, nil, 1, -1, &detections, 4, &count, $0) }),
             ("fk_yunet_create(path NULL)", { fk_yunet_create(nil, &out, $0) }),
             ("fk_yunet_create(out NULL)", { fk_yunet_create(NativeInputs.yunet, nil, $0) }),
             ("fk_yunet_create_on_path(path NULL)", { fk_yunet_create_on_path(nil, 2, &out, $0) }),

@@ -11,6 +11,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,12 +52,12 @@ struct fk_detector {
     dlib::frontal_face_detector hog;
     std::unique_ptr<mmod_net> cnn;
 
-    std::vector<fk_detection> detect(const cv::Mat &bgr, float scale) {
+    std::vector<fk_detection> detect(const cv::Mat &bgr, float scale, float threshold = 0.0f) {
         cv::Mat input = scaled(bgr, scale);
         std::vector<fk_detection> found;
         if (kind == FK_DETECTOR_HOG) {
             std::vector<dlib::rect_detection> dets;
-            hog(dlib::cv_image<dlib::bgr_pixel>(input), dets, 0.0);
+            hog(dlib::cv_image<dlib::bgr_pixel>(input), dets, double(threshold));
             for (auto &d : dets) found.push_back(to_detection(d.rect, d.detection_confidence, scale));
         } else {
             dlib::matrix<dlib::rgb_pixel> rgb;
@@ -101,11 +102,18 @@ extern "C" void fk_detector_free(fk_detector *detector) { delete detector; }
 extern "C" int32_t fk_detector_detect(fk_detector *detector, const fk_image *image, float scale,
                                       fk_detection *out, int32_t capacity, int32_t *count,
                                       fk_error *error) {
+    return fk_detector_detect_above(detector, image, scale, 0.0f, out, capacity, count, error);
+}
+
+extern "C" int32_t fk_detector_detect_above(fk_detector *detector, const fk_image *image, float scale,
+                                            float threshold, fk_detection *out, int32_t capacity,
+                                            int32_t *count, fk_error *error) {
     return fk::guarded(error, [&] {
         fk::require(detector != nullptr && image != nullptr && count != nullptr, "NULL argument");
         fk::require(capacity >= 0 && (out != nullptr || capacity == 0), "bad output buffer");
         fk::require(scale >= 0.05f && scale <= 8.0f, "scale must be in [0.05, 8]");
-        auto found = detector->detect(image->bgr, scale);
+        fk::require(std::isfinite(threshold), "threshold must be finite");
+        auto found = detector->detect(image->bgr, scale, threshold);
         // The total, not the number copied, so that the caller can tell the buffer was too small.
         int32_t total = int32_t(found.size());
         std::copy_n(found.begin(), std::min(capacity, total), out);

@@ -228,7 +228,9 @@ public final class FaceDetector: Sendable {
             let face = try face(
                 frame: image.fullSizeBox(found.frame), shape: shape, classifiedAs: shape, detectionScore: seen.score,
                 image: image)
-            analysed.append((face, shape, found.score, seen.upright, found.roll != nil, found.isDiagonal, displacedScore))
+            analysed.append(
+                (face, shape, found.score, seen.upright, found.roll != nil, found.isDiagonal, displacedScore,
+                 found.keypoints.map(image.fullSizePoint), found.seedBox))
         }
         analysed.sort { ($0.face.frame.minX, $0.face.frame.minY) < ($1.face.frame.minX, $1.face.frame.minY) }
         if options.contourMode == .all,
@@ -245,11 +247,23 @@ public final class FaceDetector: Sendable {
     /// A face ``examine(_:search:lookingAtAll:)`` found: its shape, the search's score, the upright
     /// look's (if taken), whether a turned pass found it, whether its detection came from the
     /// diagonal view, and with `lookingAtAll`, for such a detection, the best score (the search's
-    /// or the upright look's) of the detection it displaced (``FaceCandidate/displaced``).
+    /// or the upright look's) of the detection it displaced (``FaceCandidate/displaced``); and,
+    /// for measuring other checks, the detector's five keypoints (``FaceCandidate/keypoints``) in
+    /// full-size coordinates and its seed box in the pixels of the image as decoded.
     package typealias Examined = (
         face: Face, shape: FaceShape, searchScore: Double, uprightScore: Double?, turned: Bool, diagonal: Bool,
-        displacedScore: Double?
+        displacedScore: Double?, keypoints: [CGPoint], seedBox: CGRect
     )
+
+    /// The square view of the face at `seedBox` (pixels of `image` as decoded) turned upright by
+    /// `roll` (its eye line's angle, radians, clockwise on screen) that the second look reads
+    /// (``FaceFinder/uprightScore(in:seedBox:roll:)``), `span` seed-box sides in `side` pixels:
+    /// for measuring other checks on it (facekit-evaluate coverage's HOG check).
+    package static func uprightView(
+        of image: FaceImage, seedBox: CGRect, roll: Double, span: Double, side: Int
+    ) throws(FaceKitError) -> FaceImage {
+        try YuNetFaceFinder.uprightView(of: image, seedBox: seedBox, roll: roll, span: span, side: side)
+    }
 
     /// YuNet's own detections (box, keypoints, score), merged over the search's passes, in
     /// pixels of the image as decoded: what ``LandmarkSeed`` is fitted on. Empty for dlib's

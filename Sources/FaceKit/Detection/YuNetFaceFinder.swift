@@ -319,25 +319,35 @@ final class YuNetFaceFinder: FaceFinder {
     /// a false detection, which has no upright face to show, stays low. 0 when the view shows no
     /// face near its middle.
     func uprightScore(in image: FaceImage, seedBox: CGRect, roll: Double) throws(FaceKitError) -> Double? {
-        let side = Double(Self.uprightViewSide)
-        let step = Self.uprightViewSpan * Double(max(seedBox.width, seedBox.height)) / side
-        let (c, s) = (cos(roll) * step, sin(roll) * step)
-        let half = side / 2
-        let (cx, cy) = (Double(seedBox.midX), Double(seedBox.midY))
-        // image = centre + step R (view - half), R = [cos -sin; sin cos].
-        let view = try image.warped(
-            affine: [c, -s, cx - c * half + s * half, s, c, cy - s * half - c * half], width: Self.uprightViewSide,
-            height: Self.uprightViewSide, border: 128)
-        let pass = SearchPass(region: CGRect(x: 0, y: 0, width: side, height: side), scale: 1, isMirrored: false)
+        let view = try Self.uprightView(of: image, seedBox: seedBox, roll: roll)
+        let size = Double(Self.uprightViewSide)
+        let pass = SearchPass(region: CGRect(x: 0, y: 0, width: size, height: size), scale: 1, isMirrored: false)
         let faces = try network.withLock { (network) throws(FaceKitError) -> [NativeYuNet.Face] in
             try network.detect(in: view, pass: pass, minimumScore: 0.05, maximumOverlap: Self.maximumOverlap)
         }
         // The face the view was made for: centred, about its expected size.
-        let expected = side / Self.uprightViewSpan
+        let (half, expected) = (size / 2, size / Self.uprightViewSpan)
         return faces.filter { face in
             hypot(Double(face.box.midX) - half, Double(face.box.midY) - half) < 0.3 * expected
                 && (0.5 * expected...2.5 * expected).contains(Double(face.box.width))
         }.map(\.score).max() ?? 0
+    }
+
+    /// The square view ``uprightScore(in:seedBox:roll:)`` reads: the face at `seedBox` turned by `roll` (radians,
+    /// clockwise on screen) upright, `span` seed-box sides in `side` pixels, grey around the image
+    /// (facekit-evaluate coverage measures other checks on it, ``FaceDetector/uprightView(of:seedBox:roll:span:side:)``).
+    static func uprightView(
+        of image: FaceImage, seedBox: CGRect, roll: Double, span: Double = uprightViewSpan, side: Int = uprightViewSide
+    ) throws(FaceKitError) -> FaceImage {
+        let size = Double(side)
+        let step = span * Double(max(seedBox.width, seedBox.height)) / size
+        let (c, s) = (cos(roll) * step, sin(roll) * step)
+        let half = size / 2
+        let (cx, cy) = (Double(seedBox.midX), Double(seedBox.midY))
+        // image = centre + step R (view - half), R = [cos -sin; sin cos].
+        return try image.warped(
+            affine: [c, -s, cx - c * half + s * half, s, c, cy - s * half - c * half], width: side, height: side,
+            border: 128)
     }
 
     /// One network pass, thinned at ``maximumOverlap``.

@@ -38,16 +38,20 @@ package final class NativeDlibDetector {
 
     deinit { fk_detector_free(pointer) }
 
-    /// Runs `fk_detector_detect` on the image resized by `scale`; boxes are in unscaled pixels,
-    /// highest score first. Room for `capacity` detections is made first; when more are found,
-    /// the detector runs again with room for all of them.
-    package func detect(in image: FaceImage, scale: Double, capacity: Int = 1024) throws(FaceKitError) -> [Detection] {
+    /// Runs `fk_detector_detect_above` on the image resized by `scale`; boxes are in unscaled
+    /// pixels, highest score first. `threshold` moves HOG's threshold on its margin from 0 (the
+    /// CNN ignores it). Room for `capacity` detections is made first; when more are found, the
+    /// detector runs again with room for all of them.
+    package func detect(in image: FaceImage, scale: Double, threshold: Double = 0, capacity: Int = 1024)
+        throws(FaceKitError) -> [Detection]
+    {
         var capacity = capacity
         while true {
             var buffer = [fk_detection](repeating: fk_detection(), count: capacity)
             var count: Int32 = 0
             try callNative(subject: "face detection") {
-                fk_detector_detect(pointer, image.nativeHandle, Float(scale), &buffer, Int32(capacity), &count, $0)
+                fk_detector_detect_above(
+                    pointer, image.nativeHandle, Float(scale), Float(threshold), &buffer, Int32(capacity), &count, $0)
             }
             guard Int(count) > capacity else {
                 return buffer.prefix(Int(count)).map {
