@@ -47,11 +47,7 @@ enum VideoTrackFaces {
         var tracks: [Int: TrackShots] = [:]
         var failure = tracker.trackVideo(
             at: path, maxPixels: maxPixels, sampler: frames.sampler, progress: progress, kept: "tracks"
-        ) {
-            record in
-            guard let id = record.face.trackingID, let frame = record.frame else { return }
-            tracks[id, default: TrackShots(firstFrame: frame, lastFrame: frame)].add(record)
-        }.failure
+        ) { record in add(record, to: &tracks) }.failure
         tracks = videoTracks(tracks, ids: tracker.videoTrackIDs())
         let descriptors: [Int: [FaceDescriptor]]
         do throws(FaceKitError) {
@@ -69,6 +65,12 @@ enum VideoTrackFaces {
             return GroupedFace(record: record, firstFrame: track.firstFrame, lastFrame: track.lastFrame)
         }
         return (faces, failure)
+    }
+
+    /// Adds a face `record` of a video to its track's shots (tracks by tracking ID).
+    static func add(_ record: FaceRecord, to tracks: inout [Int: TrackShots]) {
+        guard let id = record.face.trackingID, let frame = record.frame else { return }
+        tracks[id, default: TrackShots(firstFrame: frame, lastFrame: frame)].add(record)
     }
 
     /// `tracks` under their video's IDs (``FaceTracker/videoTrackIDs()``), the IDs `track`

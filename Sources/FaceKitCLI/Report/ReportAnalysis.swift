@@ -126,10 +126,7 @@ struct ReportAnalysis {
         _ records: [FaceRecord], in path: String, maxPixels: Int, describer: FaceDetector
     ) throws(FaceKitError) -> [Int: FaceDescriptor] {
         var tracks: [Int: VideoTrackFaces.TrackShots] = [:]
-        for record in records {
-            guard let id = record.face.trackingID, let frame = record.frame else { continue }
-            tracks[id, default: VideoTrackFaces.TrackShots(firstFrame: frame, lastFrame: frame)].add(record)
-        }
+        for record in records { VideoTrackFaces.add(record, to: &tracks) }
         return try VideoTrackFaces.describe(tracks, in: path, maxPixels: maxPixels, with: describer)
             .compactMapValues { $0.isEmpty ? nil : FaceDescriptor.mean(of: $0) }
     }
