@@ -35,6 +35,7 @@ struct CoverageEvaluation: ParsableCommand {
             .flag("before", \.before, help: "Measure the search before turned and close-up passes (upright, score 0.85)."),
             .option("write", \.write, valueName: "dir", help: "Write the photos and truth.csv to this folder instead."),
             .option("hog", \.hog, valueName: "margin", help: "Print the tables with the HOG check at this margin (not in FaceKit: a study)."),
+            .option("cnn", \.cnn, valueName: "margin", help: "Print the tables with the CNN check at this margin (not in FaceKit: a study)."),
             .option("records", \.recordsFile, valueName: "file", help: "Keep every detection in this CSV file, or read them from it when it exists (no detector run)."),
         ]
     }
@@ -49,6 +50,13 @@ struct CoverageEvaluation: ParsableCommand {
     var recordsFile: String?
     /// The HOG check's margin in the tables' rule (`--hog`), or `nil` for FaceKit's rule.
     var hog: Double?
+    /// The CNN check's margin in the tables' rule (`--cnn`), or `nil` for FaceKit's rule.
+    var cnn: Double?
+    /// The check of the tables' rule: `--cnn`'s, else `--hog`'s, else none.
+    var check: Rule.Check? {
+        if let cnn { return Rule.Check(look: .cnn, margin: cnn) }
+        return hog.map { Rule.Check(look: .hog, margin: $0) }
+    }
 
     func validate() throws(CommandError) {
         try data.validateArgument()
@@ -104,8 +112,8 @@ struct CoverageEvaluation: ParsableCommand {
         var points: [CGPoint] = []
         var keypoints: [CGPoint] = []
         var frame: CGRect = .zero
-        /// The HOG check's margin (``CoverageEvaluation/hogMargin(of:in:seedBox:shape:)``),
-        /// alone; empty when not recorded.
+        /// The dlib checks' margins (``CoverageEvaluation/margin(of:in:seedBox:shape:)``), HOG's
+        /// then the CNN's (``Rule/Look``); empty when not recorded, HOG's alone in older records.
         var looks: [Double] = []
     }
 
@@ -126,13 +134,16 @@ struct CoverageEvaluation: ParsableCommand {
         let detector = try FaceDetector(options: options, models: DevelopmentData.models)
         let search = before ? FaceSearch(orientation: .upright, closeUps: false, secondLook: false) : nil
         let hog = try NativeDlibDetector(kind: .hog, modelPath: nil)
+        let cnn = try NativeDlibDetector(kind: .cnn, modelPath: DevelopmentData.models.path(for: .cnnFaceDetector))
         var records: [Record] = []
         for (index, sample) in samples.enumerated() {
             if index % 500 == 0 { progress("\(index) of \(samples.count) photos") }
             let photo = try sample.load()
             let (analysed, seconds) = try timed { try detector.examine(photo.image, search: search, lookingAtAll: !before) }
             let detections = try analysed.map { pair in
-                let looks = [try Self.hogMargin(of: hog, in: photo.image, seedBox: pair.seedBox, shape: pair.shape)]
+                let looks = try [hog, cnn].map { detector in
+                    try Self.margin(of: detector, in: photo.image, seedBox: pair.seedBox, shape: pair.shape)
+                }
                 return Detection(
                     score: pair.searchScore, upright: pair.uprightScore ?? 0, turned: pair.turned, diagonal: pair.diagonal,
                     displaced: pair.displacedScore ?? 0,
@@ -146,13 +157,14 @@ struct CoverageEvaluation: ParsableCommand {
         return records
     }
 
-    /// The HOG check studied as a third look: dlib's HOG frontal face detector (FaceKit's detector
-    /// before YuNet; its edge templates do not depend on the eyes being open) on a
-    /// ``hogViewSide`` px upright view of the face spanning ``hogViewSpan`` seed-box sides (the face
-    /// about 96 px wide), its threshold lowered to ``hogFloor``: the best margin of a detection
-    /// centred within 0.3 face widths of the view's centre and 0.5-2 face widths wide, or
-    /// ``hogFloor`` when there is none (or the 68 points give no eye line).
-    static func hogMargin(of hog: NativeDlibDetector, in image: FaceImage, seedBox: CGRect, shape: FaceShape) throws -> Double {
+    /// The dlib checks studied as a third look: dlib's HOG frontal face detector (FaceKit's detector
+    /// before YuNet; its edge templates do not depend on the eyes being open) or its MMOD CNN
+    /// (mmod_human_face_detector.dat, trained on other photos than YuNet) on a ``hogViewSide`` px
+    /// upright view of the face spanning ``hogViewSpan`` seed-box sides (the face about 96 px
+    /// wide), its threshold lowered to ``hogFloor``: the best margin of a detection centred within
+    /// 0.3 face widths of the view's centre and 0.5-2 face widths wide, or ``hogFloor`` when there
+    /// is none (or the 68 points give no eye line).
+    static func margin(of detector: NativeDlibDetector, in image: FaceImage, seedBox: CGRect, shape: FaceShape) throws -> Double {
         let points = shape.points
         let dx = (42...47).reduce(0.0) { $0 + Double(points[$1].x) } - (36...41).reduce(0.0) { $0 + Double(points[$1].x) }
         let dy = (42...47).reduce(0.0) { $0 + Double(points[$1].y) } - (36...41).reduce(0.0) { $0 + Double(points[$1].y) }
@@ -160,7 +172,7 @@ struct CoverageEvaluation: ParsableCommand {
         let view = try FaceDetector.uprightView(
             of: image, seedBox: seedBox, roll: atan2(dy, dx), span: hogViewSpan, side: hogViewSide)
         let (centre, expected) = (Double(hogViewSide) / 2, Double(hogViewSide) / hogViewSpan)
-        return try hog.detect(in: view, scale: 1, threshold: hogFloor).filter {
+        return try detector.detect(in: view, scale: 1, threshold: hogFloor).filter {
             hypot(Double($0.box.midX) - centre, Double($0.box.midY) - centre) < 0.3 * expected
                 && (0.5 * expected...2 * expected).contains(Double($0.box.width))
         }.map(\.score).max() ?? hogFloor
@@ -168,23 +180,29 @@ struct CoverageEvaluation: ParsableCommand {
 
     static let hogViewSide = 240
     static let hogViewSpan = 2.5
-    /// The lowest margin recorded (dlib's own threshold is 0).
+    /// The lowest margin recorded (dlib's own thresholds are 0).
     static let hogFloor = -1.0
 
     /// A rule that keeps a detection: a score at least `threshold`, the score being YuNet's, its
-    /// score seen upright, or their mean or maximum; or, with `hog`, the HOG check's margin at
-    /// least that (``CoverageEvaluation/hogMargin(of:in:seedBox:shape:)``; for a diagonal detection,
-    /// its own, not the displaced one's): a third look FaceKit does not take (a study).
+    /// score seen upright, or their mean or maximum; or, with a `check`, a dlib detector's margin at
+    /// least the check's (``CoverageEvaluation/margin(of:in:seedBox:shape:)``; for a diagonal
+    /// detection, its own, not the displaced one's): a third look FaceKit does not take (a study).
     struct Rule: Equatable {
         enum Score: String, CaseIterable { case yunet, upright, mean, maximum }
+        /// The dlib detector of a check, by its place in ``Detection/looks``.
+        enum Look: Int { case hog = 0, cnn = 1 }
+        struct Check: Equatable {
+            var look: Look
+            var margin: Double
+        }
         var score: Score
         var threshold: Double
-        var hog: Double? = nil
+        var check: Check? = nil
 
         func keeps(_ detection: Detection) -> Bool {
             if value(detection) >= threshold { return true }
-            guard let hog, let margin = detection.looks.first else { return false }
-            return margin >= hog
+            guard let check, detection.looks.indices.contains(check.look.rawValue) else { return false }
+            return detection.looks[check.look.rawValue] >= check.margin
         }
 
         func value(_ detection: Detection) -> Double {
@@ -197,7 +215,10 @@ struct CoverageEvaluation: ParsableCommand {
                 }
         }
 
-        var name: String { "\(score.rawValue) >= \(fixed(threshold, 2))" + (hog.map { " or HOG >= \(fixed($0, 2))" } ?? "") }
+        var name: String {
+            "\(score.rawValue) >= \(fixed(threshold, 2))"
+                + (check.map { " or \($0.look == .hog ? "HOG" : "CNN") >= \(fixed($0.margin, 2))" } ?? "")
+        }
     }
 
     /// Faces, found, false detections and eye probabilities of `records` under `rule`.
@@ -254,7 +275,7 @@ struct CoverageEvaluation: ParsableCommand {
     static let header = ["photos", "faces", "found", "recall", "false", "precision"]
 
     func report(_ records: [Record]) {
-        let rule = Rule(score: before ? .yunet : ruleScore, threshold: score, hog: hog)
+        let rule = Rule(score: before ? .yunet : ruleScore, threshold: score, check: check)
         print("Rule: \(rule.name)\(before ? " (before: upright, no close-up pass)" : "")\n")
         let sets = CoverageSets.setNames.filter { name in records.contains { $0.sample.set == name } }
         printTable(
@@ -299,15 +320,21 @@ struct CoverageEvaluation: ParsableCommand {
                     return row([Rule(score: kind, threshold: threshold).name], counts) + [fixed(counts.f1, 4)]
                 }
             })
-        print("\nWith the HOG check (maximum >= threshold, or HOG's margin at least the margin; a few of the grid):\n")
-        let hogRules = Self.hogThresholds.flatMap { threshold in Self.hogMargins.map { Rule(score: .maximum, threshold: threshold, hog: $0) } }
-        printTable(
-            ["rule"] + Self.header + ["F1"],
-            hogRules.filter { [0.8, 0.82, 0.85].contains($0.threshold) && [-0.5, -0.4, -0.2, 0].contains($0.hog!) }.map { rule in
-                let counts = Counts(records, rule)
-                return row([rule.name], counts) + [fixed(counts.f1, 4)]
-            })
-        let rules = Rule.Score.allCases.flatMap { kind in thresholds.map { Rule(score: kind, threshold: $0) } } + hogRules
+        let checkRules = [(Rule.Look.hog, Self.hogMargins), (.cnn, Self.cnnMargins)].map { look, margins in
+            Self.hogThresholds.flatMap { threshold in
+                margins.map { Rule(score: .maximum, threshold: threshold, check: Rule.Check(look: look, margin: $0)) }
+            }
+        }
+        for (title, rules, shown) in [("HOG", checkRules[0], [-0.5, -0.4, -0.2, 0]), ("CNN", checkRules[1], [0, 0.3, 0.5, 0.9])] {
+            print("\nWith the \(title) check (maximum >= threshold, or \(title)'s margin at least the margin; a few of the grid):\n")
+            printTable(
+                ["rule"] + Self.header + ["F1"],
+                rules.filter { [0.8, 0.82, 0.83, 0.85].contains($0.threshold) && shown.contains($0.check!.margin) }.map { rule in
+                    let counts = Counts(records, rule)
+                    return row([rule.name], counts) + [fixed(counts.f1, 4)]
+                })
+        }
+        let rules = Rule.Score.allCases.flatMap { kind in thresholds.map { Rule(score: kind, threshold: $0) } } + checkRules.joined()
         // Each set's counts under each rule, once.
         let bySet = Dictionary(grouping: records, by: \.sample.set)
         var counts: [String: [Counts]] = [:]
@@ -318,25 +345,31 @@ struct CoverageEvaluation: ParsableCommand {
             return total
         }
         let before = rules.firstIndex(of: Rule(score: .maximum, threshold: 0.8))!
-        let scoreRules = rules.indices.filter { rules[$0].hog == nil }
-        let hogIndices = rules.indices.filter { rules[$0].hog != nil }
+        let scoreRules = rules.indices.filter { rules[$0].check == nil }
         /// Ties go to the threshold nearer FaceKit's 0.80.
         func nearer(_ a: Int, _ b: Int) -> Bool { abs(rules[a].threshold - 0.8) > abs(rules[b].threshold - 0.8) }
+        let studies: [(title: String, leftOut: [String], choose: (String) -> Int)] = [
+            (Rule.Look.hog, "HOG"), (.cnn, "CNN"),
+        ].flatMap { look, title in
+            let indices = rules.indices.filter { rules[$0].check?.look == look }
+            return [
+                ("a study (not in FaceKit): the rule with the \(title) check with the best F1 on the other sets", sets, { left in
+                    indices.max { (others(left, $0).f1, 0) < (others(left, $1).f1, nearer($0, $1) ? 1 : 0) }!
+                }),
+                ("a study (not in FaceKit): the rule with the \(title) check that finds the most faces on the other sets with no more false detections there than maximum >= 0.80 alone", sets, { left in
+                    let limit = others(left, before).falsePositives
+                    return indices.filter { others(left, $0).falsePositives <= limit }.max {
+                        let (a, b) = (others(left, $0), others(left, $1))
+                        return (a.found, -a.falsePositives, 0) < (b.found, -b.falsePositives, nearer($0, $1) ? 1 : 0)
+                    }!
+                }),
+            ]
+        }
         let criteria: [(title: String, leftOut: [String], choose: (String) -> Int)] = [
             ("FaceKit's: the score rule with the best F1 on the other sets", sets.filter { $0 != "no face" }, { left in
                 scoreRules.max { others(left, $0).f1 < others(left, $1).f1 }!
-            }),
-            ("a study (not in FaceKit): the rule with the HOG check with the best F1 on the other sets", sets, { left in
-                hogIndices.max { (others(left, $0).f1, 0) < (others(left, $1).f1, nearer($0, $1) ? 1 : 0) }!
-            }),
-            ("a study (not in FaceKit): the rule with the HOG check that finds the most faces on the other sets with no more false detections there than maximum >= 0.80 alone", sets, { left in
-                let limit = others(left, before).falsePositives
-                return hogIndices.filter { others(left, $0).falsePositives <= limit }.max {
-                    let (a, b) = (others(left, $0), others(left, $1))
-                    return (a.found, -a.falsePositives, 0) < (b.found, -b.falsePositives, nearer($0, $1) ? 1 : 0)
-                }!
-            }),
-        ]
+            })
+        ] + studies
         for (title, leftOut, choose) in criteria {
             print("\nLeave one set out, \(title), reported on the set left out:\n")
             var total = Counts([], rules[0])
@@ -357,9 +390,11 @@ struct CoverageEvaluation: ParsableCommand {
         }
     }
 
-    /// The HOG check's margins and the maximum's thresholds beside it that leave-one-set-out
-    /// tries: -1 ... 1 by 0.1, 0.70 ... 0.90 by 0.01.
+    /// The HOG check's margins and the maximum's thresholds beside either check that
+    /// leave-one-set-out tries: -1 ... 1 by 0.1, 0.70 ... 0.90 by 0.01.
     static let hogMargins = (0...20).map { (Double($0) - 10) / 10 }
+    /// The CNN check's margins: -1 ... 2 by 0.1 (its confidences reach past 1).
+    static let cnnMargins = (0...30).map { (Double($0) - 10) / 10 }
     static let hogThresholds = (70...90).map { Double($0) / 100 }
 
     /// Keeps `records` as CSV: one line per photo (`photo,<index>,<faces>,<seconds>`) followed by

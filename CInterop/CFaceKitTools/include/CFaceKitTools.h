@@ -54,9 +54,9 @@ int32_t fk_detector_detect(fk_detector *detector, const fk_image *image, float s
                            fk_detection *out, int32_t capacity, int32_t *count,
                            fk_error *error);
 
-/* fk_detector_detect with the HOG detector's threshold on its SVM margin moved from 0 to
- * `threshold` (dlib's adjust_threshold; finite): a negative one also reports faces it is unsure
- * of, with their (negative) margins. The CNN detector ignores it. */
+/* fk_detector_detect with the detector's threshold moved from 0 to `threshold` (dlib's
+ * adjust_threshold, on HOG's SVM margin or the CNN's confidence; finite): a negative one also
+ * reports faces it is unsure of, with their (negative) scores. */
 int32_t fk_detector_detect_above(fk_detector *detector, const fk_image *image, float scale,
                                  float threshold, fk_detection *out, int32_t capacity,
                                  int32_t *count, fk_error *error);

@@ -62,7 +62,7 @@ struct fk_detector {
         } else {
             dlib::matrix<dlib::rgb_pixel> rgb;
             dlib::assign_image(rgb, dlib::cv_image<dlib::bgr_pixel>(input));
-            for (auto &d : (*cnn)(rgb))
+            for (auto &d : cnn->process(rgb, double(threshold)))
                 found.push_back(to_detection(d.rect, d.detection_confidence, scale));
         }
         std::stable_sort(found.begin(), found.end(),

@@ -39,8 +39,8 @@ package final class NativeDlibDetector {
     deinit { fk_detector_free(pointer) }
 
     /// Runs `fk_detector_detect_above` on the image resized by `scale`; boxes are in unscaled
-    /// pixels, highest score first. `threshold` moves HOG's threshold on its margin from 0 (the
-    /// CNN ignores it). Room for `capacity` detections is made first; when more are found, the
+    /// pixels, highest score first. `threshold` moves the threshold on the detector's margin (HOG's
+    /// SVM margin, the CNN's confidence) from dlib's 0. Room for `capacity` detections is made first; when more are found, the
     /// detector runs again with room for all of them.
     package func detect(in image: FaceImage, scale: Double, threshold: Double = 0, capacity: Int = 1024)
         throws(FaceKitError) -> [Detection]
