@@ -159,29 +159,29 @@ struct CoverageEvaluation: ParsableCommand {
 
     /// The dlib checks studied as a third look: dlib's HOG frontal face detector (FaceKit's detector
     /// before YuNet; its edge templates do not depend on the eyes being open) or its MMOD CNN
-    /// (mmod_human_face_detector.dat, trained on other photos than YuNet) on a ``hogViewSide`` px
-    /// upright view of the face spanning ``hogViewSpan`` seed-box sides (the face about 96 px
-    /// wide), its threshold lowered to ``hogFloor``: the best margin of a detection centred within
-    /// 0.3 face widths of the view's centre and 0.5-2 face widths wide, or ``hogFloor`` when there
+    /// (mmod_human_face_detector.dat, trained on other photos than YuNet) on a ``checkViewSide`` px
+    /// upright view of the face spanning ``checkViewSpan`` seed-box sides (the face about 96 px
+    /// wide), its threshold lowered to ``marginFloor``: the best margin of a detection centred within
+    /// 0.3 face widths of the view's centre and 0.5-2 face widths wide, or ``marginFloor`` when there
     /// is none (or the 68 points give no eye line).
     static func margin(of detector: NativeDlibDetector, in image: FaceImage, seedBox: CGRect, shape: FaceShape) throws -> Double {
         let points = shape.points
         let dx = (42...47).reduce(0.0) { $0 + Double(points[$1].x) } - (36...41).reduce(0.0) { $0 + Double(points[$1].x) }
         let dy = (42...47).reduce(0.0) { $0 + Double(points[$1].y) } - (36...41).reduce(0.0) { $0 + Double(points[$1].y) }
-        guard dx != 0 || dy != 0 else { return hogFloor }
+        guard dx != 0 || dy != 0 else { return marginFloor }
         let view = try FaceDetector.uprightView(
-            of: image, seedBox: seedBox, roll: atan2(dy, dx), span: hogViewSpan, side: hogViewSide)
-        let (centre, expected) = (Double(hogViewSide) / 2, Double(hogViewSide) / hogViewSpan)
-        return try detector.detect(in: view, scale: 1, threshold: hogFloor).filter {
+            of: image, seedBox: seedBox, roll: atan2(dy, dx), span: checkViewSpan, side: checkViewSide)
+        let (centre, expected) = (Double(checkViewSide) / 2, Double(checkViewSide) / checkViewSpan)
+        return try detector.detect(in: view, scale: 1, threshold: marginFloor).filter {
             hypot(Double($0.box.midX) - centre, Double($0.box.midY) - centre) < 0.3 * expected
                 && (0.5 * expected...2 * expected).contains(Double($0.box.width))
-        }.map(\.score).max() ?? hogFloor
+        }.map(\.score).max() ?? marginFloor
     }
 
-    static let hogViewSide = 240
-    static let hogViewSpan = 2.5
+    static let checkViewSide = 240
+    static let checkViewSpan = 2.5
     /// The lowest margin recorded (dlib's own thresholds are 0).
-    static let hogFloor = -1.0
+    static let marginFloor = -1.0
 
     /// A rule that keeps a detection: a score at least `threshold`, the score being YuNet's, its
     /// score seen upright, or their mean or maximum; or, with a `check`, a dlib detector's margin at
@@ -321,7 +321,7 @@ struct CoverageEvaluation: ParsableCommand {
                 }
             })
         let checkRules = [(Rule.Look.hog, Self.hogMargins), (.cnn, Self.cnnMargins)].map { look, margins in
-            Self.hogThresholds.flatMap { threshold in
+            Self.checkThresholds.flatMap { threshold in
                 margins.map { Rule(score: .maximum, threshold: threshold, check: Rule.Check(look: look, margin: $0)) }
             }
         }
@@ -395,12 +395,12 @@ struct CoverageEvaluation: ParsableCommand {
     static let hogMargins = (0...20).map { (Double($0) - 10) / 10 }
     /// The CNN check's margins: -1 ... 2 by 0.1 (its confidences reach past 1).
     static let cnnMargins = (0...30).map { (Double($0) - 10) / 10 }
-    static let hogThresholds = (70...90).map { Double($0) / 100 }
+    static let checkThresholds = (70...90).map { Double($0) / 100 }
 
     /// Keeps `records` as CSV: one line per photo (`photo,<index>,<faces>,<seconds>`) followed by
     /// one per detection (`detection,<score>,<upright>,<plausible>,<faces, ;-separated>,<eye
-    /// probabilities>,<turned>,<diagonal>,<displaced>,<geometry>,<HOG margin>`; ``geometryField(_:)``,
-    /// ``hogMargin(of:in:seedBox:shape:)``).
+    /// probabilities>,<turned>,<diagonal>,<displaced>,<geometry>,<HOG's margin;the CNN's>`;
+    /// ``geometryField(_:)``, ``margin(of:in:seedBox:shape:)``).
     static func save(_ records: [Record], to path: String) throws {
         var lines: [String] = []
         for (index, record) in records.enumerated() {
