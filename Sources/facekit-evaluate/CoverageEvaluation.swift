@@ -52,7 +52,7 @@ struct CoverageEvaluation: ParsableCommand {
     var hog: Double?
     /// The CNN check's margin in the tables' rule (`--cnn`), or `nil` for FaceKit's rule.
     var cnn: Double?
-    /// The check of the tables' rule: `--cnn`'s, else `--hog`'s, else none.
+    /// The check of the tables' rule: `--cnn`'s or `--hog`'s (not both: ``validate()``), else none.
     var check: Rule.Check? {
         if let cnn { return Rule.Check(look: .cnn, margin: cnn) }
         return hog.map { Rule.Check(look: .hog, margin: $0) }
@@ -60,6 +60,7 @@ struct CoverageEvaluation: ParsableCommand {
 
     func validate() throws(CommandError) {
         try data.validateArgument()
+        if hog != nil && cnn != nil { throw CommandError("--hog and --cnn: the tables take one check; give one") }
     }
 
     func run(_ context: CommandContext) throws -> ExitStatus {
@@ -190,7 +191,16 @@ struct CoverageEvaluation: ParsableCommand {
     struct Rule: Equatable {
         enum Score: String, CaseIterable { case yunet, upright, mean, maximum }
         /// The dlib detector of a check, by its place in ``Detection/looks``.
-        enum Look: Int { case hog = 0, cnn = 1 }
+        enum Look: Int, CaseIterable {
+            case hog = 0, cnn = 1
+
+            var title: String { self == .hog ? "HOG" : "CNN" }
+            /// The margins leave-one-set-out tries, by 0.1: HOG's -1 ... 1, the CNN's -1 ... 2
+            /// (its confidences reach past 1).
+            var margins: [Double] { (0...(self == .hog ? 20 : 30)).map { (Double($0) - 10) / 10 } }
+            /// The margins of the grid printed beside the thresholds.
+            var shownMargins: [Double] { self == .hog ? [-0.5, -0.4, -0.2, 0] : [0, 0.3, 0.5, 0.9] }
+        }
         struct Check: Equatable {
             var look: Look
             var margin: Double
@@ -217,7 +227,7 @@ struct CoverageEvaluation: ParsableCommand {
 
         var name: String {
             "\(score.rawValue) >= \(fixed(threshold, 2))"
-                + (check.map { " or \($0.look == .hog ? "HOG" : "CNN") >= \(fixed($0.margin, 2))" } ?? "")
+                + (check.map { " or \($0.look.title) >= \(fixed($0.margin, 2))" } ?? "")
         }
     }
 
@@ -320,21 +330,23 @@ struct CoverageEvaluation: ParsableCommand {
                     return row([Rule(score: kind, threshold: threshold).name], counts) + [fixed(counts.f1, 4)]
                 }
             })
-        let checkRules = [(Rule.Look.hog, Self.hogMargins), (.cnn, Self.cnnMargins)].map { look, margins in
+        let checkRules = Rule.Look.allCases.flatMap { look in
             Self.checkThresholds.flatMap { threshold in
-                margins.map { Rule(score: .maximum, threshold: threshold, check: Rule.Check(look: look, margin: $0)) }
+                look.margins.map { Rule(score: .maximum, threshold: threshold, check: Rule.Check(look: look, margin: $0)) }
             }
         }
-        for (title, rules, shown) in [("HOG", checkRules[0], [-0.5, -0.4, -0.2, 0]), ("CNN", checkRules[1], [0, 0.3, 0.5, 0.9])] {
-            print("\nWith the \(title) check (maximum >= threshold, or \(title)'s margin at least the margin; a few of the grid):\n")
+        for look in Rule.Look.allCases {
+            print("\nWith the \(look.title) check (maximum >= threshold, or \(look.title)'s margin at least the margin; a few of the grid):\n")
             printTable(
                 ["rule"] + Self.header + ["F1"],
-                rules.filter { [0.8, 0.82, 0.83, 0.85].contains($0.threshold) && shown.contains($0.check!.margin) }.map { rule in
+                checkRules.filter {
+                    $0.check!.look == look && [0.8, 0.82, 0.83, 0.85].contains($0.threshold) && look.shownMargins.contains($0.check!.margin)
+                }.map { rule in
                     let counts = Counts(records, rule)
                     return row([rule.name], counts) + [fixed(counts.f1, 4)]
                 })
         }
-        let rules = Rule.Score.allCases.flatMap { kind in thresholds.map { Rule(score: kind, threshold: $0) } } + checkRules.joined()
+        let rules = Rule.Score.allCases.flatMap { kind in thresholds.map { Rule(score: kind, threshold: $0) } } + checkRules
         // Each set's counts under each rule, once.
         let bySet = Dictionary(grouping: records, by: \.sample.set)
         var counts: [String: [Counts]] = [:]
@@ -348,10 +360,8 @@ struct CoverageEvaluation: ParsableCommand {
         let scoreRules = rules.indices.filter { rules[$0].check == nil }
         /// Ties go to the threshold nearer FaceKit's 0.80.
         func nearer(_ a: Int, _ b: Int) -> Bool { abs(rules[a].threshold - 0.8) > abs(rules[b].threshold - 0.8) }
-        let studies: [(title: String, leftOut: [String], choose: (String) -> Int)] = [
-            (Rule.Look.hog, "HOG"), (.cnn, "CNN"),
-        ].flatMap { look, title in
-            let indices = rules.indices.filter { rules[$0].check?.look == look }
+        let studies: [(title: String, leftOut: [String], choose: (String) -> Int)] = Rule.Look.allCases.flatMap { look in
+            let (indices, title) = (rules.indices.filter { rules[$0].check?.look == look }, look.title)
             return [
                 ("a study (not in FaceKit): the rule with the \(title) check with the best F1 on the other sets", sets, { left in
                     indices.max { (others(left, $0).f1, 0) < (others(left, $1).f1, nearer($0, $1) ? 1 : 0) }!
@@ -390,11 +400,8 @@ struct CoverageEvaluation: ParsableCommand {
         }
     }
 
-    /// The HOG check's margins and the maximum's thresholds beside either check that
-    /// leave-one-set-out tries: -1 ... 1 by 0.1, 0.70 ... 0.90 by 0.01.
-    static let hogMargins = (0...20).map { (Double($0) - 10) / 10 }
-    /// The CNN check's margins: -1 ... 2 by 0.1 (its confidences reach past 1).
-    static let cnnMargins = (0...30).map { (Double($0) - 10) / 10 }
+    /// The maximum's thresholds beside either check that leave-one-set-out tries: 0.70 ... 0.90
+    /// by 0.01 (the checks' margins: ``Rule/Look/margins``).
     static let checkThresholds = (70...90).map { Double($0) / 100 }
 
     /// Keeps `records` as CSV: one line per photo (`photo,<index>,<faces>,<seconds>`) followed by

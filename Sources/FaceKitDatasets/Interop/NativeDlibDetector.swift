@@ -40,8 +40,8 @@ package final class NativeDlibDetector {
 
     /// Runs `fk_detector_detect_above` on the image resized by `scale`; boxes are in unscaled
     /// pixels, highest score first. `threshold` moves the threshold on the detector's margin (HOG's
-    /// SVM margin, the CNN's confidence) from dlib's 0. Room for `capacity` detections is made first; when more are found, the
-    /// detector runs again with room for all of them.
+    /// SVM margin, the CNN's confidence) from dlib's 0. Room for `capacity` detections is made
+    /// first; when more are found, the detector runs again with room for all of them.
     package func detect(in image: FaceImage, scale: Double, threshold: Double = 0, capacity: Int = 1024)
         throws(FaceKitError) -> [Detection]
     {
