@@ -43,6 +43,7 @@ enum NativeInputs {
     static let smileCascade = "/usr/share/opencv4/haarcascades/haarcascade_smile.xml"
     static let landmarks68 = TestData.models + "/shape_predictor_68_face_landmarks.dat"
     static let faceDescriptor = TestData.models + "/dlib_face_recognition_resnet_model_v1.dat"
+    static let mmod = TestData.models + "/mmod_human_face_detector.dat"
 
     /// A new image of `width` x `height` grey pixels of value `level`, or nil when it cannot be made.
     static func image(width: Int32 = 64, height: Int32 = 48, level: UInt8 = 128) -> OpaquePointer? {

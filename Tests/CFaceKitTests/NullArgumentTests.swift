@@ -24,6 +24,7 @@ struct NullArgumentTests {
         var cascade: OpaquePointer?
         var predictor: OpaquePointer?
         var descriptor: OpaquePointer?
+        var mmod: OpaquePointer?
         let folder: String
 
         init(folder: String) {
@@ -38,9 +39,11 @@ struct NullArgumentTests {
             fk_cascade_create(NativeInputs.smileCascade, &cascade, nil)
             fk_shape_predictor_create(NativeInputs.landmarks68, nil, &predictor, nil)
             fk_face_descriptor_create(NativeInputs.faceDescriptor, &descriptor, nil)
+            fk_mmod_detector_create(NativeInputs.mmod, &mmod, nil)
         }
 
         deinit {
+            fk_mmod_detector_free(mmod)
             fk_face_descriptor_free(descriptor)
             fk_shape_predictor_free(predictor)
             fk_cascade_free(cascade)
@@ -116,6 +119,9 @@ struct NullArgumentTests {
             ("fk_detector_detect(count NULL)", { fk_detector_detect(h.hog, h.image, 1, &detections, 4, nil, $0) }),
             ("fk_detector_detect_above(detector NULL)", { fk_detector_detect_above(nil, h.image, 1, -1, &detections, 4, &count, $0) }),
             ("fk_detector_detect_above(image NULL)", { fk_detector_detect_above(h.hog, nil, 1, -1, &detections, 4, &count, $0) }),
+            ("fk_mmod_detector_create(path NULL)", { fk_mmod_detector_create(nil, &out, $0) }),
+            ("fk_mmod_detector_create(out NULL)", { fk_mmod_detector_create(NativeInputs.mmod, nil, $0) }),
+            ("fk_mmod_detector_detect(detector NULL)", { fk_mmod_detector_detect(nil, h.image, 0, &detections, 4, &count, $0) }),
             ("fk_yunet_create(path NULL)", { fk_yunet_create(nil, &out, $0) }),
             ("fk_yunet_create(out NULL)", { fk_yunet_create(NativeInputs.yunet, nil, $0) }),
             ("fk_yunet_create_on_path(path NULL)", { fk_yunet_create_on_path(nil, 2, &out, $0) }),
@@ -235,6 +241,10 @@ struct NullArgumentTests {
             calls.append(("fk_face_descriptor_compute(image NULL)", {
                 fk_face_descriptor_compute(faceDescriptor, nil, points, 68, &descriptor, $0)
             }))
+        }
+        if let mmod = h.mmod {
+            calls.append(("fk_mmod_detector_detect(image NULL)", { fk_mmod_detector_detect(mmod, nil, 0, &detections, 4, &count, $0) }))
+            calls.append(("fk_mmod_detector_detect(count NULL)", { fk_mmod_detector_detect(mmod, h.image, 0, &detections, 4, nil, $0) }))
         }
         if let cascade = h.cascade {
             calls.append(("fk_cascade_best_neighbours(image NULL)", {

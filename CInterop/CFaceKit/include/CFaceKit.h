@@ -251,6 +251,39 @@ int32_t fk_yunet_detect(fk_yunet *yunet, const fk_image *image, fk_rect region, 
                         int32_t mirrored, int32_t quarter_turns, float min_score, float nms_overlap,
                         fk_yunet_face *out, int32_t capacity, int32_t *count, fk_error *error);
 
+/* ---- dlib's CNN face detector -----------------------------------------------------------------
+ * dlib's MMOD face detector (mmod_human_face_detector.dat, from face_recognition_models): a CNN
+ * trained on other photos than YuNet, finding faces about 80 px wide and larger. FaceKit asks it
+ * about a face both of YuNet's looks score under the minimum, on a small upright view of that face
+ * (FaceKit's CNNFaceCheck); the tools also run it over whole photos (CFaceKitTools' fk_detector).
+ *
+ * Thread safety: an fk_mmod_detector may not be shared between threads (dlib's network keeps its
+ * activations); use one per thread. It is small (0.7 MB of weights).
+ */
+typedef struct fk_mmod_detector fk_mmod_detector;
+
+typedef struct fk_detection {
+    fk_rect box;   /* in the coordinates of the image given to the detector */
+    float score;   /* detector confidence; dlib's own threshold is 0 */
+} fk_detection;
+
+/* The most pixels fk_mmod_detector_detect takes (its image pyramid's memory grows with them). */
+#define FK_MMOD_MAX_PIXELS (4096 * 4096)
+
+/* Loads the network at model_path. Fails with FK_MODEL_UNAVAILABLE, naming the path, when the
+ * file is missing, not a regular file, larger than any dlib model, or another network. On success
+ * *out owns a new handle, to be released with fk_mmod_detector_free. */
+int32_t fk_mmod_detector_create(const char *model_path, fk_mmod_detector **out, fk_error *error);
+
+void fk_mmod_detector_free(fk_mmod_detector *detector);
+
+/* Runs the network over image (at most FK_MMOD_MAX_PIXELS) and reports the faces whose confidence
+ * is at least threshold (finite; a negative one also reports faces it is unsure of), best first.
+ * At most capacity are written to out; *count receives how many were found in all, which may
+ * exceed capacity (call again with more room to get them all). */
+int32_t fk_mmod_detector_detect(fk_mmod_detector *detector, const fk_image *image, float threshold,
+                                fk_detection *out, int32_t capacity, int32_t *count, fk_error *error);
+
 /* ---- Patch classification ---------------------------------------------------------------------
  * A small ONNX network over square grey patches, run through OpenCV's DNN module: the eye-state
  * model (open or closed), which FaceKit ships in its BundledModels. The network takes a batch of

@@ -58,18 +58,13 @@ template <template <long, long, long, int, int, typename> class con> struct desc
 constexpr unsigned long descriptor_chip_size = 150;   // the network's input
 constexpr double descriptor_chip_padding = 0.25;      // as dlib's example and face_recognition use
 
-/// The bytes of a file already read, as a stream for dlib's deserialize.
-struct memory_buffer : std::streambuf {
-    explicit memory_buffer(std::vector<char> &bytes) { setg(bytes.data(), bytes.data(), bytes.data() + bytes.size()); }
-};
-
 /// Reads the network at `model_path` into `net`, failing with FK_MODEL_UNAVAILABLE. The file is
 /// checked and read whole first (fk::read_model_file): dlib's own reader waits on a named pipe
 /// and reads a device without end.
 template <typename network> void read_descriptor_network(const char *model_path, network &net) {
     fk::require(model_path != nullptr, "model_path must not be NULL");
     std::vector<char> bytes = fk::read_model_file(model_path, fk::max_dlib_model_bytes);
-    memory_buffer buffer(bytes);
+    fk::memory_buffer buffer(bytes);
     std::istream in(&buffer);
     try {
         deserialize(net, in);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <streambuf>
 #include <vector>
 
 #include <sys/stat.h>
@@ -34,8 +35,13 @@ int open_model_file(const char *path, uint64_t max_bytes, struct stat &st);
 /// The whole content of the model file at path; failures as for open_model_file.
 std::vector<char> read_model_file(const char *path, uint64_t max_bytes);
 
+/// The bytes of a model file already read (read_model_file), as a stream for dlib's deserialize.
+struct memory_buffer : std::streambuf {
+    explicit memory_buffer(std::vector<char> &bytes) { setg(bytes.data(), bytes.data(), bytes.data() + bytes.size()); }
+};
+
 /// Checks the model file at path as open_model_file does, for a reader that opens it itself
-/// (the tools' OpenCV cascade and dlib MMOD detector).
+/// (the tools' OpenCV cascade).
 void check_model_file(const char *path, uint64_t max_bytes);
 
 }  // namespace fk

@@ -22,18 +22,15 @@ extern "C" {
 
 /* ---- dlib's face detectors ------------------------------------------------------------------
  * Finds face boxes. The HOG detector is dlib's frontal_face_detector (80x80 px window); the CNN
- * detector is dlib's MMOD detector loaded from mmod_human_face_detector.dat. FaceKit analyses
- * with YuNet (CFaceKit.h); these remain for measuring it against them (facekit-evaluate --detector).
+ * detector is dlib's MMOD detector loaded from mmod_human_face_detector.dat (CFaceKit.h's
+ * fk_mmod_detector, run here at a scale). FaceKit finds faces with YuNet (CFaceKit.h); these
+ * remain for measuring it against them (facekit-evaluate --detector). Detections are CFaceKit.h's
+ * fk_detection; a HOG score is the SVM margin (dlib's threshold 0).
  *
  * Thread safety: an fk_detector may not be shared between threads (dlib's detectors are not
  * const while detecting); use one per thread.
  */
 typedef struct fk_detector fk_detector;
-
-typedef struct fk_detection {
-    fk_rect box;   /* in the coordinates of the image given to the detector */
-    float score;   /* detector confidence; HOG: SVM margin (> 0), CNN: MMOD score */
-} fk_detection;
 
 typedef enum fk_detector_kind {
     FK_DETECTOR_HOG = 0,

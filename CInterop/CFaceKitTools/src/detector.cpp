@@ -1,11 +1,10 @@
 // Face detection: dlib's HOG frontal detector and its MMOD CNN detector, run at a caller-chosen
 // scale so that the smallest face wanted just fits the detector's window.
 #include "CFaceKitTools.h"
-#include "file_input.hpp"
 #include "guard.hpp"
 #include "image.hpp"
+#include "mmod_detector.hpp"
 
-#include <dlib/dnn.h>
 #include <dlib/image_processing/frontal_face_detector.h>
 #include <dlib/opencv/cv_image.h>
 #include <opencv2/imgproc.hpp>
@@ -19,16 +18,6 @@
 #pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
 
 namespace {
-
-// The network of mmod_human_face_detector.dat, as in dlib's dnn_mmod_face_detection_ex.cpp.
-template <long N, typename S> using con5d = dlib::con<N, 5, 5, 2, 2, S>;
-template <long N, typename S> using con5 = dlib::con<N, 5, 5, 1, 1, S>;
-template <typename S>
-using downsampler = dlib::relu<dlib::affine<con5d<32, dlib::relu<dlib::affine<con5d<32,
-                    dlib::relu<dlib::affine<con5d<16, S>>>>>>>>>;
-template <typename S> using rcon5 = dlib::relu<dlib::affine<con5<45, S>>>;
-using mmod_net = dlib::loss_mmod<dlib::con<1, 9, 9, 1, 1, rcon5<rcon5<rcon5<downsampler<
-                 dlib::input_rgb_image_pyramid<dlib::pyramid_down<6>>>>>>>>;
 
 cv::Mat scaled(const cv::Mat &bgr, float scale) {
     if (std::abs(scale - 1.0f) < 1e-3f) return bgr;
@@ -50,7 +39,7 @@ fk_detection to_detection(const dlib::rectangle &r, double score, float scale) {
 struct fk_detector {
     fk_detector_kind kind;
     dlib::frontal_face_detector hog;
-    std::unique_ptr<mmod_net> cnn;
+    std::unique_ptr<fk::mmod_detector> cnn;
 
     std::vector<fk_detection> detect(const cv::Mat &bgr, float scale, float threshold = 0.0f) {
         cv::Mat input = scaled(bgr, scale);
@@ -60,10 +49,10 @@ struct fk_detector {
             hog(dlib::cv_image<dlib::bgr_pixel>(input), dets, double(threshold));
             for (auto &d : dets) found.push_back(to_detection(d.rect, d.detection_confidence, scale));
         } else {
-            dlib::matrix<dlib::rgb_pixel> rgb;
-            dlib::assign_image(rgb, dlib::cv_image<dlib::bgr_pixel>(input));
-            for (auto &d : cnn->process(rgb, double(threshold)))
-                found.push_back(to_detection(d.rect, d.detection_confidence, scale));
+            for (fk_detection d : cnn->detect(input, double(threshold))) {
+                d.box = {d.box.x / scale, d.box.y / scale, d.box.width / scale, d.box.height / scale};
+                found.push_back(d);
+            }
         }
         std::stable_sort(found.begin(), found.end(),
                          [](const fk_detection &a, const fk_detection &b) { return a.score > b.score; });
@@ -84,14 +73,7 @@ extern "C" int32_t fk_detector_create(int32_t kind, const char *model_path, fk_d
             detector->hog = prototype;
         } else {
             fk::require(model_path != nullptr, "the CNN detector needs a model path");
-            fk::check_model_file(model_path, fk::max_dlib_model_bytes);
-            detector->cnn = std::make_unique<mmod_net>();
-            try {
-                dlib::deserialize(model_path) >> *detector->cnn;
-            } catch (const dlib::serialization_error &e) {
-                throw fk::failure(FK_MODEL_UNAVAILABLE,
-                                  std::string(model_path) + " is not an MMOD face detector: " + e.what());
-            }
+            detector->cnn = std::make_unique<fk::mmod_detector>(model_path);
         }
         *out = detector.release();
     });
