@@ -40,24 +40,14 @@ final class NativeYuNet {
     func detect(in image: FaceImage, pass: SearchPass, minimumScore: Double, maximumOverlap: Double)
         throws(FaceKitError) -> [Face]
     {
-        var capacity = 64
-        while true {
-            var buffer = [fk_yunet_face](repeating: fk_yunet_face(), count: capacity)
-            var count: Int32 = 0
-            try callNative(subject: "face detection") {
-                fk_yunet_detect(
-                    pointer, image.handle.pointer, fk_rect(pass.region), Float(pass.scale), pass.isMirrored ? 1 : 0,
-                    Int32(pass.quarterTurns), Float(minimumScore), Float(maximumOverlap), &buffer, Int32(capacity), &count, $0)
-            }
-            // Every face fitted: done. Otherwise ask again with room for all of them.
-            guard Int(count) > capacity else {
-                return buffer.prefix(Int(count)).map { native in
-                    var face = Face(native)
-                    face.quarterTurns = pass.quarterTurns
-                    return face
-                }
-            }
-            capacity = Int(count)
+        try callNativeCollecting(subject: "face detection", capacity: 64, empty: fk_yunet_face()) { out, capacity, count, error in
+            fk_yunet_detect(
+                pointer, image.handle.pointer, fk_rect(pass.region), Float(pass.scale), pass.isMirrored ? 1 : 0,
+                Int32(pass.quarterTurns), Float(minimumScore), Float(maximumOverlap), out, capacity, count, error)
+        }.map { native in
+            var face = Face(native)
+            face.quarterTurns = pass.quarterTurns
+            return face
         }
     }
 }

@@ -41,27 +41,16 @@ package final class NativeDlibDetector {
     /// Runs `fk_detector_detect_above` on the image resized by `scale`; boxes are in unscaled
     /// pixels, highest score first. `threshold` moves the threshold on the detector's margin (HOG's
     /// SVM margin, the CNN's confidence) from dlib's 0. Room for `capacity` detections is made
-    /// first; when more are found, the detector runs again with room for all of them.
+    /// first (``callNativeCollecting(subject:capacity:empty:_:)``).
     package func detect(in image: FaceImage, scale: Double, threshold: Double = 0, capacity: Int = 1024)
         throws(FaceKitError) -> [Detection]
     {
-        var capacity = capacity
-        while true {
-            var buffer = [fk_detection](repeating: fk_detection(), count: capacity)
-            var count: Int32 = 0
-            try callNative(subject: "face detection") {
-                fk_detector_detect_above(
-                    pointer, image.nativeHandle, Float(scale), Float(threshold), &buffer, Int32(capacity), &count, $0)
-            }
-            guard Int(count) > capacity else {
-                return buffer.prefix(Int(count)).map {
-                    Detection(
-                        box: CGRect(x: Double($0.box.x), y: Double($0.box.y), width: Double($0.box.width),
-                                    height: Double($0.box.height)),
-                        score: Double($0.score))
-                }
-            }
-            capacity = Int(count)
+        try callNativeCollecting(subject: "face detection", capacity: capacity, empty: fk_detection()) { out, capacity, count, error in
+            fk_detector_detect_above(pointer, image.nativeHandle, Float(scale), Float(threshold), out, capacity, count, error)
+        }.map {
+            Detection(
+                box: CGRect(x: Double($0.box.x), y: Double($0.box.y), width: Double($0.box.width), height: Double($0.box.height)),
+                score: Double($0.score))
         }
     }
 }
