@@ -7,9 +7,9 @@ import Foundation
 /// closed- and open-eyed faces, portraits, close-ups cut by the frame (``CoverageSets``).
 ///
 /// The detector runs once per photo as FaceKit does at `--score`, but keeps every face from the
-/// second look's floor (0.3) up, each looked at upright; every detection is kept with both
-/// scores, so that other thresholds and rules can be scored afterwards without running it again
-/// (`--records` keeps them in a file). How far the search goes (the close-up and turned passes
+/// second look's floor (0.3) up, each looked at upright and by dlib's CNN (``CNNFaceCheck``);
+/// every detection is kept with its scores, so that other thresholds and rules can be scored
+/// afterwards without running it again (`--records` keeps them in a file). How far the search goes (the close-up and turned passes
 /// run when the upright search finds no face at the minimum) is that of `--score`'s run, so the
 /// sweep's other thresholds are approximate. The default threshold is then chosen by leave-one-set-out:
 /// for each set, the threshold that does best on the other sets is reported on it.
@@ -34,8 +34,8 @@ struct CoverageEvaluation: ParsableCommand {
             .option("rule", \.ruleScore, valueName: "score", help: "Which score the tables threshold: yunet, upright, mean or maximum."),
             .flag("before", \.before, help: "Measure the search before turned and close-up passes (upright, score 0.85)."),
             .option("write", \.write, valueName: "dir", help: "Write the photos and truth.csv to this folder instead."),
-            .option("hog", \.hog, valueName: "margin", help: "Print the tables with the HOG check at this margin (not in FaceKit: a study)."),
-            .option("cnn", \.cnn, valueName: "margin", help: "Print the tables with the CNN check at this margin (not in FaceKit: a study)."),
+            .option("hog", \.hog, valueName: "margin", help: "Print the tables with dlib's HOG detector as the third look, at this margin (not in FaceKit: a study; runs it beside the CNN)."),
+            .option("cnn", \.cnn, valueName: "margin", help: "Print the tables with the CNN check at this margin (default: FaceKit's, 0.5; none with --before)."),
             .option("records", \.recordsFile, valueName: "file", help: "Keep every detection in this CSV file, or read them from it when it exists (no detector run)."),
         ]
     }
@@ -48,14 +48,16 @@ struct CoverageEvaluation: ParsableCommand {
     var before = false
     var write: String?
     var recordsFile: String?
-    /// The HOG check's margin in the tables' rule (`--hog`), or `nil` for FaceKit's rule.
+    /// The HOG check's margin in the tables' rule (`--hog`): a study, which also records HOG's margins.
     var hog: Double?
-    /// The CNN check's margin in the tables' rule (`--cnn`), or `nil` for FaceKit's rule.
+    /// The CNN check's margin in the tables' rule (`--cnn`), or `nil` for FaceKit's.
     var cnn: Double?
-    /// The check of the tables' rule: `--cnn`'s or `--hog`'s (not both: ``validate()``), else none.
+    /// The check of the tables' rule: `--hog`'s or `--cnn`'s (not both: ``validate()``), else
+    /// FaceKit's (none with `--before`).
     var check: Rule.Check? {
+        if let hog { return Rule.Check(look: .hog, margin: hog) }
         if let cnn { return Rule.Check(look: .cnn, margin: cnn) }
-        return hog.map { Rule.Check(look: .hog, margin: $0) }
+        return before ? nil : Rule.Check(look: .cnn, margin: CNNFaceCheck.minimumConfidence)
     }
 
     func validate() throws(CommandError) {
@@ -113,8 +115,9 @@ struct CoverageEvaluation: ParsableCommand {
         var points: [CGPoint] = []
         var keypoints: [CGPoint] = []
         var frame: CGRect = .zero
-        /// The dlib checks' margins (``CoverageEvaluation/margin(of:in:seedBox:shape:)``), HOG's
-        /// then the CNN's (``Rule/Look``); empty when not recorded, HOG's alone in older records.
+        /// The third looks' margins, HOG's then the CNN's (``Rule/Look``): the CNN's is FaceKit's
+        /// (``CNNFaceCheck``), HOG's a study's (``hogMargin(of:in:seedBox:shape:)``), NaN unless
+        /// `--hog` asked for it; HOG's alone in older records.
         var looks: [Double] = []
     }
 
@@ -134,17 +137,17 @@ struct CoverageEvaluation: ParsableCommand {
         options.orientationMode = before ? .upright : .any
         let detector = try FaceDetector(options: options, models: DevelopmentData.models)
         let search = before ? FaceSearch(orientation: .upright, closeUps: false, secondLook: false) : nil
-        let hog = try NativeDlibDetector(kind: .hog, modelPath: nil)
-        let cnn = try NativeDlibDetector(kind: .cnn, modelPath: DevelopmentData.models.path(for: .cnnFaceDetector))
+        let hogDetector = hog == nil ? nil : try NativeDlibDetector(kind: .hog, modelPath: nil)
         var records: [Record] = []
         for (index, sample) in samples.enumerated() {
             if index % 500 == 0 { progress("\(index) of \(samples.count) photos") }
             let photo = try sample.load()
             let (analysed, seconds) = try timed { try detector.examine(photo.image, search: search, lookingAtAll: !before) }
             let detections = try analysed.map { pair in
-                let looks = try [hog, cnn].map { detector in
-                    try Self.margin(of: detector, in: photo.image, seedBox: pair.seedBox, shape: pair.shape)
+                let hogMargin = try hogDetector.map {
+                    try Self.hogMargin(of: $0, in: photo.image, seedBox: pair.seedBox, shape: pair.shape)
                 }
+                let looks = [hogMargin ?? .nan, pair.checkConfidence ?? CNNFaceCheck.floor]
                 return Detection(
                     score: pair.searchScore, upright: pair.uprightScore ?? 0, turned: pair.turned, diagonal: pair.diagonal,
                     displaced: pair.displacedScore ?? 0,
@@ -158,36 +161,22 @@ struct CoverageEvaluation: ParsableCommand {
         return records
     }
 
-    /// The dlib checks studied as a third look: dlib's HOG frontal face detector (FaceKit's detector
-    /// before YuNet; its edge templates do not depend on the eyes being open) or its MMOD CNN
-    /// (mmod_human_face_detector.dat, trained on other photos than YuNet) on a ``checkViewSide`` px
-    /// upright view of the face spanning ``checkViewSpan`` seed-box sides (the face about 96 px
-    /// wide), its threshold lowered to ``marginFloor``: the best margin of a detection centred within
-    /// 0.3 face widths of the view's centre and 0.5-2 face widths wide, or ``marginFloor`` when there
-    /// is none (or the 68 points give no eye line).
-    static func margin(of detector: NativeDlibDetector, in image: FaceImage, seedBox: CGRect, shape: FaceShape) throws -> Double {
-        let points = shape.points
-        let dx = (42...47).reduce(0.0) { $0 + Double(points[$1].x) } - (36...41).reduce(0.0) { $0 + Double(points[$1].x) }
-        let dy = (42...47).reduce(0.0) { $0 + Double(points[$1].y) } - (36...41).reduce(0.0) { $0 + Double(points[$1].y) }
-        guard dx != 0 || dy != 0 else { return marginFloor }
-        let view = try FaceDetector.uprightView(
-            of: image, seedBox: seedBox, roll: atan2(dy, dx), span: checkViewSpan, side: checkViewSide)
-        let (centre, expected) = (Double(checkViewSide) / 2, Double(checkViewSide) / checkViewSpan)
-        return try detector.detect(in: view, scale: 1, threshold: marginFloor).filter {
-            hypot(Double($0.box.midX) - centre, Double($0.box.midY) - centre) < 0.3 * expected
-                && (0.5 * expected...2 * expected).contains(Double($0.box.width))
-        }.map(\.score).max() ?? marginFloor
+    /// dlib's HOG frontal face detector (FaceKit's detector before YuNet; its edge templates do not
+    /// depend on the eyes being open) studied as the third look in the CNN's stead: its best margin
+    /// in the CNN check's view of the face, as the CNN's (``CNNFaceCheck/confidence(in:seedBox:roll:detect:)``),
+    /// or ``CNNFaceCheck/floor`` when there is none (or the 68 points give no eye line).
+    static func hogMargin(of detector: NativeDlibDetector, in image: FaceImage, seedBox: CGRect, shape: FaceShape) throws -> Double {
+        guard let axis = shape.eyeAxis else { return CNNFaceCheck.floor }
+        return try CNNFaceCheck.confidence(in: image, seedBox: seedBox, roll: atan2(Double(axis.y), Double(axis.x))) {
+            view throws(FaceKitError) in
+            try detector.detect(in: view, scale: 1, threshold: CNNFaceCheck.floor).map { ($0.box, $0.score) }
+        }
     }
-
-    static let checkViewSide = 240
-    static let checkViewSpan = 2.5
-    /// The lowest margin recorded (dlib's own thresholds are 0).
-    static let marginFloor = -1.0
 
     /// A rule that keeps a detection: a score at least `threshold`, the score being YuNet's, its
     /// score seen upright, or their mean or maximum; or, with a `check`, a dlib detector's margin at
-    /// least the check's (``CoverageEvaluation/margin(of:in:seedBox:shape:)``; for a diagonal
-    /// detection, its own, not the displaced one's): a third look FaceKit does not take (a study).
+    /// least the check's (for a diagonal detection, its own, not the displaced one's): FaceKit's
+    /// third look (the CNN, ``CNNFaceCheck``), or a study's (HOG).
     struct Rule: Equatable {
         enum Score: String, CaseIterable { case yunet, upright, mean, maximum }
         /// The dlib detector of a check, by its place in ``Detection/looks``.
@@ -212,7 +201,7 @@ struct CoverageEvaluation: ParsableCommand {
         func keeps(_ detection: Detection) -> Bool {
             if value(detection) >= threshold { return true }
             guard let check, detection.looks.indices.contains(check.look.rawValue) else { return false }
-            return detection.looks[check.look.rawValue] >= check.margin
+            return detection.looks[check.look.rawValue] >= check.margin  // false for NaN: not recorded
         }
 
         func value(_ detection: Detection) -> Double {
@@ -330,17 +319,21 @@ struct CoverageEvaluation: ParsableCommand {
                     return row([Rule(score: kind, threshold: threshold).name], counts) + [fixed(counts.f1, 4)]
                 }
             })
-        let checkRules = Rule.Look.allCases.flatMap { look in
+        // The looks recorded: the CNN's always, HOG's with --hog (NaN otherwise).
+        let looks = Rule.Look.allCases.filter { look in
+            records.contains { $0.detections.contains { $0.looks.indices.contains(look.rawValue) && !$0.looks[look.rawValue].isNaN } }
+        }
+        let checkRules = looks.flatMap { look in
             Self.checkThresholds.flatMap { threshold in
                 look.margins.map { Rule(score: .maximum, threshold: threshold, check: Rule.Check(look: look, margin: $0)) }
             }
         }
-        for look in Rule.Look.allCases {
+        for look in looks {
             print("\nWith the \(look.title) check (maximum >= threshold, or \(look.title)'s margin at least the margin; a few of the grid):\n")
             printTable(
                 ["rule"] + Self.header + ["F1"],
                 checkRules.filter {
-                    $0.check!.look == look && [0.8, 0.82, 0.83, 0.85].contains($0.threshold) && look.shownMargins.contains($0.check!.margin)
+                    $0.check!.look == look && [0.8, 0.82, 0.84, 0.86].contains($0.threshold) && look.shownMargins.contains($0.check!.margin)
                 }.map { rule in
                     let counts = Counts(records, rule)
                     return row([rule.name], counts) + [fixed(counts.f1, 4)]
@@ -356,30 +349,31 @@ struct CoverageEvaluation: ParsableCommand {
             for set in sets where set != left { total.add(counts[set]![rule]) }
             return total
         }
-        let before = rules.firstIndex(of: Rule(score: .maximum, threshold: 0.8))!
+        /// The score rule FaceKit had before its third look.
+        let scoreAlone = rules.firstIndex(of: Rule(score: .maximum, threshold: 0.8))!
         let scoreRules = rules.indices.filter { rules[$0].check == nil }
-        /// Ties go to the threshold nearer FaceKit's 0.80.
-        func nearer(_ a: Int, _ b: Int) -> Bool { abs(rules[a].threshold - 0.8) > abs(rules[b].threshold - 0.8) }
-        let studies: [(title: String, leftOut: [String], choose: (String) -> Int)] = Rule.Look.allCases.flatMap { look in
-            let (indices, title) = (rules.indices.filter { rules[$0].check?.look == look }, look.title)
+        /// Ties go to the threshold nearer FaceKit's default.
+        func nearer(_ a: Int, _ b: Int) -> Bool {
+            let chosen = FaceDetectorOptions.defaultMinDetectionScore
+            return abs(rules[a].threshold - chosen) > abs(rules[b].threshold - chosen)
+        }
+        func bestF1(_ indices: [Int]) -> (String) -> Int {
+            { left in indices.max { (others(left, $0).f1, 0) < (others(left, $1).f1, nearer($0, $1) ? 1 : 0) }! }
+        }
+        let criteria: [(title: String, leftOut: [String], choose: (String) -> Int)] = looks.flatMap { look in
+            let indices = rules.indices.filter { rules[$0].check?.look == look }
+            let title = look == .cnn ? "FaceKit's: the rule with the CNN check" : "a study (not in FaceKit): the rule with the HOG check"
             return [
-                ("a study (not in FaceKit): the rule with the \(title) check with the best F1 on the other sets", sets, { left in
-                    indices.max { (others(left, $0).f1, 0) < (others(left, $1).f1, nearer($0, $1) ? 1 : 0) }!
-                }),
-                ("a study (not in FaceKit): the rule with the \(title) check that finds the most faces on the other sets with no more false detections there than maximum >= 0.80 alone", sets, { left in
-                    let limit = others(left, before).falsePositives
+                ("\(title) with the best F1 on the other sets", sets, bestF1(indices)),
+                ("a study: the rule with the \(look.title) check that finds the most faces on the other sets with no more false detections there than maximum >= 0.80 alone", sets, { left in
+                    let limit = others(left, scoreAlone).falsePositives
                     return indices.filter { others(left, $0).falsePositives <= limit }.max {
                         let (a, b) = (others(left, $0), others(left, $1))
                         return (a.found, -a.falsePositives, 0) < (b.found, -b.falsePositives, nearer($0, $1) ? 1 : 0)
                     }!
                 }),
             ]
-        }
-        let criteria: [(title: String, leftOut: [String], choose: (String) -> Int)] = [
-            ("FaceKit's: the score rule with the best F1 on the other sets", sets.filter { $0 != "no face" }, { left in
-                scoreRules.max { others(left, $0).f1 < others(left, $1).f1 }!
-            })
-        ] + studies
+        } + [("the score rule alone (FaceKit's before the CNN check) with the best F1 on the other sets", sets.filter { $0 != "no face" }, bestF1(scoreRules))]
         for (title, leftOut, choose) in criteria {
             print("\nLeave one set out, \(title), reported on the set left out:\n")
             var total = Counts([], rules[0])
@@ -407,7 +401,7 @@ struct CoverageEvaluation: ParsableCommand {
     /// Keeps `records` as CSV: one line per photo (`photo,<index>,<faces>,<seconds>`) followed by
     /// one per detection (`detection,<score>,<upright>,<plausible>,<faces, ;-separated>,<eye
     /// probabilities>,<turned>,<diagonal>,<displaced>,<geometry>,<HOG's margin;the CNN's>`;
-    /// ``geometryField(_:)``, ``margin(of:in:seedBox:shape:)``).
+    /// ``geometryField(_:)``; HOG's NaN, written `–`, unless `--hog` asked for it).
     static func save(_ records: [Record], to path: String) throws {
         var lines: [String] = []
         for (index, record) in records.enumerated() {
@@ -457,7 +451,7 @@ struct CoverageEvaluation: ParsableCommand {
                         eyeProbabilities: Int(fields[5])!))
                 if fields.count > 10 {
                     records[records.count - 1].detections[records[records.count - 1].detections.count - 1].looks =
-                        fields[10].split(separator: ";").compactMap { Double($0) }
+                        fields[10].split(separator: ";").map { Double($0) ?? .nan }
                 }
                 if fields.count > 9 { Self.readGeometry(fields[9], into: &records[records.count - 1].detections[records[records.count - 1].detections.count - 1]) }
             } else {

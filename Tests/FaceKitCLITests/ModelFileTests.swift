@@ -41,7 +41,7 @@ struct ModelFileTests {
 
     /// The models `analyze` reads with `arguments`.
     static let models: [(ModelLocator.Model, [String])] = [
-        (.faceDetector, []), (.landmarks68, []), (.eyeState, ["--classify"]), (.smile, ["--classify"]),
+        (.faceDetector, []), (.landmarks68, []), (.cnnFaceDetector, []), (.eyeState, ["--classify"]), (.smile, ["--classify"]),
         (.faceDescriptor, ["--descriptors", "--format", "jsonl"]),
     ]
 

@@ -39,6 +39,9 @@ public final class FaceDetector: Sendable {
     /// dlib's face descriptor network, with descriptorMode `.all`: it keeps its activations, so
     /// one face at a time; each detector (each worker) has its own.
     private let descriptorNetwork: Mutex<NativeFaceDescriptor?>
+    /// The third look at a face both YuNet looks doubt (dlib's CNN), for photos: `nil` with
+    /// tracking, whose search takes no second look. Each detector has its own.
+    private let faceCheck: CNNFaceCheck?
     /// The eye-state and smile networks, with classificationMode `.all`; each detector has its own.
     private let eyeState: EyeStateModel?
     private let smile: SmileModel?
@@ -105,6 +108,7 @@ public final class FaceDetector: Sendable {
         self.shapePredictor = shapePredictor
         self.makeFinder = makeFinder
         finder = try makeFinder(options, models)
+        faceCheck = options.isTrackingEnabled ? nil : try CNNFaceCheck(modelPath: models.path(for: .cnnFaceDetector))
         descriptorNetwork = Mutex(
             options.descriptorMode == .all ? try NativeFaceDescriptor(modelPath: models.path(for: .faceDescriptor)) : nil)
         eyeState = options.classificationMode == .all ? try EyeStateModel(modelPath: models.path(for: .eyeState)) : nil
@@ -182,15 +186,17 @@ public final class FaceDetector: Sendable {
 
     /// ``analyse(_:search:)``'s faces with the search's own score of each and its score seen
     /// upright (``FaceFinder/uprightScore(in:seedBox:roll:)``): the second look a search takes at
-    /// faces below the minimum score; `nil` where none was taken. With `lookingAtAll` (for the
-    /// tools' measurements) every face the search keeps for a second look is returned, looked at
-    /// upright, whatever its scores.
+    /// faces below the minimum score; `nil` where none was taken. A face both looks leave under
+    /// the minimum gets a third, dlib's CNN (``CNNFaceCheck``), and is kept when that finds it.
+    /// With `lookingAtAll` (for the tools' measurements) every face the search keeps for a second
+    /// look is returned, looked at upright and by the CNN, whatever its scores.
     ///
     /// A face's ``Face/detectionScore`` is the search's score, or for a face the search scored
-    /// below the minimum and a second look kept, its score seen upright. A face whose detection
-    /// came from the diagonal view (``FaceCandidate/isDiagonal``) is always looked at upright and
-    /// kept on that look; when that look does not keep it, the detection it displaced
-    /// (``FaceCandidate/displaced``) is examined in its stead.
+    /// below the minimum, the better of it and its score seen upright (under the minimum for a
+    /// face only the CNN kept). A face whose detection came from the diagonal view
+    /// (``FaceCandidate/isDiagonal``) is always looked at upright and kept on that look; when
+    /// that look does not keep it, the detection it displaced (``FaceCandidate/displaced``) is
+    /// examined in its stead, and when neither is kept, the CNN looks at the diagonal one.
     package func examine(_ image: FaceImage, search: FaceSearch? = nil, lookingAtAll: Bool = false)
         throws(FaceKitError) -> [Examined]
     {
@@ -224,13 +230,29 @@ public final class FaceDetector: Sendable {
                 displacedScore = max(other.score, other.upright ?? 0)
                 if !lookingAtAll && other.kept { (found, shape, seen) = (displaced, displacedShape, other) }
             }
+            // The third look, where YuNet's second was taken (photos) and neither kept the face.
+            var checkConfidence: Double?
+            if seen.upright != nil, lookingAtAll || !seen.kept, let faceCheck, let axis = shape.eyeAxis {
+                let roll = atan2(Double(axis.y), Double(axis.x))
+                let checked = try faceCheck.confidence(
+                    in: image, seedBox: candidate.seedBox, roll: roll, turning: search.orientation == .any)
+                checkConfidence = checked.confidence
+                if !seen.kept, checked.confidence >= CNNFaceCheck.minimumConfidence {
+                    seen.kept = true
+                    // Seen the right way up a quarter turn or more from where its points said:
+                    // they are placed again from there.
+                    if checked.roll != roll {
+                        shape = try self.shapes(in: image, seedBoxes: [candidate.seedBox], rolls: [checked.roll])[0]
+                    }
+                }
+            }
             guard seen.kept || lookingAtAll else { continue }
             let face = try face(
                 frame: image.fullSizeBox(found.frame), shape: shape, classifiedAs: shape, detectionScore: seen.score,
                 image: image)
             analysed.append(
                 (face, shape, found.score, seen.upright, found.roll != nil, found.isDiagonal, displacedScore,
-                 found.keypoints.map(image.fullSizePoint), found.seedBox))
+                 checkConfidence, found.keypoints.map(image.fullSizePoint), found.seedBox))
         }
         analysed.sort { ($0.face.frame.minX, $0.face.frame.minY) < ($1.face.frame.minX, $1.face.frame.minY) }
         if options.contourMode == .all,
@@ -247,23 +269,14 @@ public final class FaceDetector: Sendable {
     /// A face ``examine(_:search:lookingAtAll:)`` found: its shape, the search's score, the upright
     /// look's (if taken), whether a turned pass found it, whether its detection came from the
     /// diagonal view, and with `lookingAtAll`, for such a detection, the best score (the search's
-    /// or the upright look's) of the detection it displaced (``FaceCandidate/displaced``); and,
+    /// or the upright look's) of the detection it displaced (``FaceCandidate/displaced``); the
+    /// CNN's confidence (``CNNFaceCheck/confidence(in:seedBox:roll:)``) where it looked; and,
     /// for measuring other checks, the detector's five keypoints (``FaceCandidate/keypoints``) in
     /// full-size coordinates and its seed box in the pixels of the image as decoded.
     package typealias Examined = (
         face: Face, shape: FaceShape, searchScore: Double, uprightScore: Double?, turned: Bool, diagonal: Bool,
-        displacedScore: Double?, keypoints: [CGPoint], seedBox: CGRect
+        displacedScore: Double?, checkConfidence: Double?, keypoints: [CGPoint], seedBox: CGRect
     )
-
-    /// The square view of the face at `seedBox` (pixels of `image` as decoded) turned upright by
-    /// `roll` (its eye line's angle, radians, clockwise on screen) that the second look reads
-    /// (``FaceFinder/uprightScore(in:seedBox:roll:)``), `span` seed-box sides in `side` pixels:
-    /// for measuring other checks on it (facekit-evaluate coverage's HOG check).
-    package static func uprightView(
-        of image: FaceImage, seedBox: CGRect, roll: Double, span: Double, side: Int
-    ) throws(FaceKitError) -> FaceImage {
-        try YuNetFaceFinder.uprightView(of: image, seedBox: seedBox, roll: roll, span: span, side: side)
-    }
 
     /// YuNet's own detections (box, keypoints, score), merged over the search's passes, in
     /// pixels of the image as decoded: what ``LandmarkSeed`` is fitted on. Empty for dlib's

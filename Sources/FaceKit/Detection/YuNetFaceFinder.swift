@@ -335,7 +335,7 @@ final class YuNetFaceFinder: FaceFinder {
 
     /// The square view ``uprightScore(in:seedBox:roll:)`` reads: the face at `seedBox` turned by `roll` (radians,
     /// clockwise on screen) upright, `span` seed-box sides in `side` pixels, grey around the image
-    /// (facekit-evaluate coverage measures other checks on it, ``FaceDetector/uprightView(of:seedBox:roll:span:side:)``).
+    /// (``CNNFaceCheck`` makes a larger one).
     static func uprightView(
         of image: FaceImage, seedBox: CGRect, roll: Double, span: Double = uprightViewSpan, side: Int = uprightViewSide
     ) throws(FaceKitError) -> FaceImage {

@@ -69,7 +69,7 @@ extension FaceShape {
 
     /// Unit vector from the subject's right eye to the left eye; the face's own "x" axis, which
     /// keeps the geometry right under roll. `nil` when the eye centres coincide.
-    var eyeAxis: CGPoint? { (leftEyeCentre - rightEyeCentre).normalized }
+    package var eyeAxis: CGPoint? { (leftEyeCentre - rightEyeCentre).normalized }
 
     /// Unit vector from the eyes toward the mouth along the face: `eyeAxis` turned a quarter turn
     /// clockwise in the image. `nil` when `eyeAxis` is.

@@ -45,7 +45,9 @@ public struct Face: Sendable, Equatable {
     public var trackingID: Int?
     /// Why each absent probability is absent.
     public var absenceReasons: [Probability: AbsenceReason]
-    /// The detector's confidence, for ranking; not comparable between performance modes.
+    /// The detector's confidence, for ranking; not comparable between performance modes. At least
+    /// ``FaceDetectorOptions/minDetectionScore``, except for a photo's face that only dlib's CNN,
+    /// the third look, kept: YuNet's better score for it, under the minimum.
     public var detectionScore: Double
     /// dlib's face descriptor, with descriptorMode `.all`: for telling who the face is.
     public var descriptor: FaceDescriptor?

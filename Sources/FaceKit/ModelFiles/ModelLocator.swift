@@ -13,7 +13,8 @@ import Foundation
 /// FaceKit's own networks and YuNet ship in its resource bundle, so a program that depends on the
 /// library finds them with nothing to do. dlib's models cannot ship in the package: Debian's
 /// libdlib-data puts the 68-point model in `/usr/share/dlib`, and `scripts/fetch-models` puts all
-/// of them in `~/.local/share/facekit`, the one step a program needs for re-identification.
+/// of them in `~/.local/share/facekit`, the one step a program needs for photos (dlib's CNN) and
+/// for re-identification.
 /// A model found nowhere is an error that names it, the folders searched and that step.
 ///
 /// ```swift
@@ -29,7 +30,8 @@ public struct ModelLocator: Sendable {
         case eyeState = "eye_state.onnx"
         /// FaceKit's smile network (ONNX, trained by scripts/train-smile-model). Shipped with FaceKit.
         case smile = "smile.onnx"
-        /// dlib's MMOD CNN face detector, kept for comparison only. From face_recognition_models.
+        /// dlib's MMOD CNN face detector: a photo detector's third look at a face YuNet doubts
+        /// (not needed with tracking). From face_recognition_models.
         case cnnFaceDetector = "mmod_human_face_detector.dat"
         /// dlib's 68-point shape predictor, trained on iBUG 300-W: non-commercial use only.
         case landmarks68 = "shape_predictor_68_face_landmarks.dat"

@@ -64,7 +64,8 @@ public struct FaceDetectorOptions: Sendable, Equatable {
     public var isTrackingEnabled: Bool = false
     /// Smallest detector confidence (``Face/detectionScore``) for a face to be reported, in
     /// [0, 1]. Not in ML Kit. In photos a face the search scores below it is looked at again,
-    /// turned upright, and kept if it scores this there; video takes no second look. Unless set,
+    /// turned upright, and kept if it scores this there, or else if dlib's CNN finds it in that
+    /// view (its score then stays under this); video takes neither look. Unless set,
     /// it is ``defaultMinDetectionScore`` for photos and ``defaultVideoMinDetectionScore`` with
     /// tracking, both chosen on the development data (docs/accuracy.md, "Finding every face");
     /// lower values find more faces and more false ones.
@@ -76,7 +77,7 @@ public struct FaceDetectorOptions: Sendable, Equatable {
     private var chosenMinDetectionScore: Double?
 
     /// The default ``minDetectionScore`` for photos, where a face below it gets a second, upright look.
-    public static let defaultMinDetectionScore = 0.8
+    public static let defaultMinDetectionScore = 0.84
     /// The default ``minDetectionScore`` with tracking: the search's own score must carry the
     /// decision there, and the tracking sequences' false faces score from 0.8 to 0.85.
     public static let defaultVideoMinDetectionScore = 0.85

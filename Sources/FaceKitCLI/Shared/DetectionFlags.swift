@@ -57,7 +57,7 @@ struct DetectionFlags: Sendable {
                 help: "Smallest face wanted, as head width over image width, in (0, 1]."),
             .option(
                 "min-detection-score", group.appending(path: \.minDetectionScore), valueName: "score",
-                help: "Report only faces the detector is at least this sure of, in [0, 1] (default 0.8 in photos, 0.85 in video); lower finds more faces and more false ones."),
+                help: "Report only faces the detector is at least this sure of, in [0, 1] (default \(FaceDetectorOptions.defaultMinDetectionScore) in photos, \(FaceDetectorOptions.defaultVideoMinDetectionScore) in video); lower finds more faces and more false ones."),
             orientationHelp == nil ? orientation.hidden() : orientation,
             .option(
                 "model-dir", group.appending(path: \.modelDirectory), valueName: "dir",

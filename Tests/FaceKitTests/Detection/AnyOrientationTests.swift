@@ -68,7 +68,9 @@ struct AnyOrientationTests {
         let upright = try Self.detector { $0.orientationMode = .upright }
         #expect(photo.matches(try upright.process(photo.image).map(\.frame)).count == photo.faces.count)
         let found = turned.matches(try upright.process(turned.image).map(\.frame)).count
-        #expect(found < photo.faces.count / 2, "\(found) of \(photo.faces.count) lying faces found by the upright search")
+        // At most one of the three: a lying face the upright search scores from 0.3 up is looked
+        // at upright by its eye line, where dlib's CNN may keep it.
+        #expect(found <= 1, "\(found) of \(photo.faces.count) lying faces found by the upright search")
     }
 
     @Test(
@@ -136,7 +138,26 @@ struct AnyOrientationTests {
     func displacedDetection(file: String, degrees: Double) throws {
         // As facekit-evaluate coverage makes them: the crop with a grey border of half its size,
         // turned. The diagonal view scores each 0.79-0.86, its upright look 0.68-0.78; the upright
-        // or quarter-turned passes' detection it displaced passes its second look (0.84-0.85).
+        // or quarter-turned passes' detection it displaced passes its second look (0.84-0.85): at
+        // 0.8, so that the score decides and not dlib's CNN, the third look.
+        let path = TestData.shared.appendingPathComponent("eyes/cew-closed/" + file).path
+        let photo = try PhotoVariant(image: FaceImage(contentsOfFile: path), faces: []).padded(by: CoverageSets.cropPadding)
+            .turned(byDegrees: degrees)
+        let detector = try Self.detector { $0.minDetectionScore = 0.8 }
+        let faces = try detector.process(photo.image)
+        try #require(faces.count == 1, "\(faces.count) faces in \(file) turned \(degrees)")
+        let centre = CGPoint(x: Double(photo.image.width) / 2, y: Double(photo.image.height) / 2)
+        #expect(faces[0].frame.contains(centre))
+        #expect(faces[0].detectionScore >= detector.options.minDetectionScore)
+    }
+
+    @Test(
+        "a closed-eyed face that both of YuNet's looks score under the minimum is kept by dlib's CNN",
+        .needsSharedData,
+        arguments: [("closed_eye_1572.jpg_face_1.jpg", 0.0), ("closed_eye_1578.jpg_face_1.jpg", 0), ("closed_eye_1973.jpg_face_1.jpg", 0), ("closed_eye_1572.jpg_face_1.jpg", 270)])
+    func keptByTheCNN(file: String, degrees: Double) throws {
+        // As facekit-evaluate coverage makes them. YuNet's better look scores each about 0.7, the
+        // CNN's upright view about 1.0 (CNNFaceCheck).
         let path = TestData.shared.appendingPathComponent("eyes/cew-closed/" + file).path
         let photo = try PhotoVariant(image: FaceImage(contentsOfFile: path), faces: []).padded(by: CoverageSets.cropPadding)
             .turned(byDegrees: degrees)
@@ -145,7 +166,11 @@ struct AnyOrientationTests {
         try #require(faces.count == 1, "\(faces.count) faces in \(file) turned \(degrees)")
         let centre = CGPoint(x: Double(photo.image.width) / 2, y: Double(photo.image.height) / 2)
         #expect(faces[0].frame.contains(centre))
-        #expect(faces[0].detectionScore >= detector.options.minDetectionScore)
+        // Kept by the third look alone: YuNet's score stays what it was.
+        #expect(faces[0].detectionScore < detector.options.minDetectionScore, "score \(faces[0].detectionScore)")
+        #expect(abs(Self.rollDifference(faces[0].headEulerAngleZ, -degrees)) < 15, "roll \(faces[0].headEulerAngleZ)")
+        let (left, right) = (try #require(faces[0].leftEyeOpenProbability), try #require(faces[0].rightEyeOpenProbability))
+        #expect((left + right) / 2 < 0.5, "eyes read open: \(left), \(right)")
     }
 
     @Test("closed-eyed strangers are found and read closed", .needsSharedData)

@@ -188,20 +188,22 @@ struct FaceDetectorTests {
             #expect(faces.count == 5, "\(mode)")
             #expect(faces.contains { $0.frame.contains(nose) }, "\(mode): the face in sunglasses")
         }
-        // dlib's HOG detector, FaceKit's before YuNet, misses it.
-        let hog = try FaceDetector(
-            options: FaceDetectorOptions(), models: ModelLocator(directory: TestData.models), detector: .dlib
-        ).process(image)
+        // dlib's HOG detector, FaceKit's before YuNet, misses it, even at its own threshold (its
+        // scores are SVM margins, not YuNet's).
+        var hogOptions = FaceDetectorOptions()
+        hogOptions.minDetectionScore = 0
+        let hog = try FaceDetector(options: hogOptions, models: ModelLocator(directory: TestData.models), detector: .dlib)
+            .process(image)
         #expect(hog.count == 4 && !hog.contains { $0.frame.contains(nose) })
     }
 
-    @Test("every face is scored in 0 ... 1, and none below the minimum detection score", .needsSharedData)
+    @Test("every face is scored in 0 ... 1, and none below the minimum detection score unless dlib's CNN kept it", .needsSharedData)
     func detectionScores() throws {
         let image = try FaceImage(contentsOfFile: TestData.shared("photos/dlib-faces/bald_guys.jpg"))
         let all = try Self.detector { $0.minDetectionScore = 0.3 }.process(image)
-        let sure = try Self.detector { $0.minDetectionScore = 0.9 }.process(image)
+        let sure = try Self.detector { $0.minDetectionScore = 0.9 }.examine(image)
         #expect(all.allSatisfy { (0.3...1).contains($0.detectionScore) })
-        #expect(sure.allSatisfy { $0.detectionScore >= 0.9 })
+        #expect(sure.allSatisfy { $0.face.detectionScore >= 0.9 || ($0.checkConfidence ?? -1) >= CNNFaceCheck.minimumConfidence })
         #expect(sure.count < all.count, "a higher threshold drops the least sure faces")
     }
 
@@ -229,6 +231,25 @@ struct FaceDetectorTests {
             guard case .modelUnavailable(let name, _) = error as? FaceKitError else { return false }
             return name == "shape_predictor_68_face_landmarks.dat"
         }
+    }
+
+    @Test("without dlib's CNN a photo detector is an error naming it; a tracking one, which takes no third look, is made", .needsModels)
+    func missingCNN() throws {
+        let folder = "/nonexistent/facekit-models"
+        var missing = ModelLocator(searchPath: [folder])
+        for model in ModelLocator.Model.allCases where model != .cnnFaceDetector {
+            missing.overrides[model] = try ModelLocator(directory: TestData.models).path(for: model)
+        }
+        #expect {
+            try FaceDetector(models: missing)
+        } throws: { error in
+            guard case .modelUnavailable(let name, let reason) = error as? FaceKitError else { return false }
+            return name == ModelLocator.Model.cnnFaceDetector.rawValue && reason.contains(folder)
+                && reason.contains("scripts/fetch-models")
+        }
+        var tracking = FaceDetectorOptions()
+        tracking.isTrackingEnabled = true
+        _ = try FaceDetector(options: tracking, models: missing)
     }
 
     @Test(
