@@ -7,12 +7,12 @@ import Testing
 @Suite("CFaceKit: dlib's CNN face detector", .needsModels)
 struct MMODDetectorTests {
     /// The faces the network finds in `image` at `threshold`, and the call's status.
-    static func detect(_ detector: OpaquePointer, _ image: OpaquePointer, threshold: Float = 0)
+    static func detect(_ detector: OpaquePointer, _ image: OpaquePointer, threshold: Float = 0, levels: Int32 = 0)
         -> (call: NativeCall, faces: [fk_detection])
     {
         var faces = [fk_detection](repeating: fk_detection(), count: 8)
         var count: Int32 = 0
-        let call = NativeCall { fk_mmod_detector_detect(detector, image, threshold, &faces, 8, &count, $0) }
+        let call = NativeCall { fk_mmod_detector_detect(detector, image, threshold, levels, &faces, 8, &count, $0) }
         return (call, Array(faces.prefix(Int(min(count, 8)))))
     }
 
@@ -42,6 +42,27 @@ struct MMODDetectorTests {
         // (BLAS may sum in another order from run to run: the same score to rounding.)
         #expect(lower.count >= faces.count && abs(lower[0].score - faces[0].score) < 1e-3, "\(lower) against \(faces)")
         #expect(zip(lower, lower.dropFirst()).allSatisfy { $0.score >= $1.score })
+    }
+
+    @Test("the pyramid's levels searched one by one find what dlib's own pyramid finds")
+    func levelsAgainstThePyramid() throws {
+        var detector: OpaquePointer?, image: OpaquePointer?
+        #expect(NativeCall { fk_mmod_detector_create(NativeInputs.mmod, &detector, $0) }.status == FK_OK.code)
+        #expect(NativeCall { fk_image_create_from_file(NativeInputs.photo, 0, &image, $0) }.status == FK_OK.code)
+        defer { fk_mmod_detector_free(detector); fk_image_free(image) }
+        // dlib's own pyramid (0), the reference, against every level searched alone (32).
+        let reference = Self.detect(try #require(detector), try #require(image)).faces
+        let levels = Self.detect(detector!, image!, levels: 32)
+        #expect(levels.call.status == FK_OK.code)
+        try #require(reference.count == 1 && levels.faces.count == 1, "\(reference) against \(levels.faces)")
+        let (a, b) = (levels.faces[0], reference[0])
+        // The levels are the pyramid's own images; their tiling differs (the network's 8 px
+        // stride falls elsewhere): the same box within a tenth of its side.
+        let side = b.box.width
+        #expect(abs(a.box.x - b.box.x) < 0.1 * side && abs(a.box.y - b.box.y) < 0.1 * side, "\(a) against \(b)")
+        #expect(abs(a.box.width - side) < 0.1 * side, "\(a) against \(b)")
+        #expect(abs(a.score - b.score) < 0.05, "\(a.score) against \(b.score)")
+        #expect(Self.detect(detector!, image!, levels: 33).call.status == FK_INVALID_ARGUMENT.code)
     }
 
     @Test("another dlib model in its place is refused, naming the file")

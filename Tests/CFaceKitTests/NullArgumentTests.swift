@@ -121,7 +121,7 @@ struct NullArgumentTests {
             ("fk_detector_detect_above(image NULL)", { fk_detector_detect_above(h.hog, nil, 1, -1, &detections, 4, &count, $0) }),
             ("fk_mmod_detector_create(path NULL)", { fk_mmod_detector_create(nil, &out, $0) }),
             ("fk_mmod_detector_create(out NULL)", { fk_mmod_detector_create(NativeInputs.mmod, nil, $0) }),
-            ("fk_mmod_detector_detect(detector NULL)", { fk_mmod_detector_detect(nil, h.image, 0, &detections, 4, &count, $0) }),
+            ("fk_mmod_detector_detect(detector NULL)", { fk_mmod_detector_detect(nil, h.image, 0, 0, &detections, 4, &count, $0) }),
             ("fk_yunet_create(path NULL)", { fk_yunet_create(nil, &out, $0) }),
             ("fk_yunet_create(out NULL)", { fk_yunet_create(NativeInputs.yunet, nil, $0) }),
             ("fk_yunet_create_on_path(path NULL)", { fk_yunet_create_on_path(nil, 2, &out, $0) }),
@@ -243,8 +243,8 @@ struct NullArgumentTests {
             }))
         }
         if let mmod = h.mmod {
-            calls.append(("fk_mmod_detector_detect(image NULL)", { fk_mmod_detector_detect(mmod, nil, 0, &detections, 4, &count, $0) }))
-            calls.append(("fk_mmod_detector_detect(count NULL)", { fk_mmod_detector_detect(mmod, h.image, 0, &detections, 4, nil, $0) }))
+            calls.append(("fk_mmod_detector_detect(image NULL)", { fk_mmod_detector_detect(mmod, nil, 0, 0, &detections, 4, &count, $0) }))
+            calls.append(("fk_mmod_detector_detect(count NULL)", { fk_mmod_detector_detect(mmod, h.image, 0, 0, &detections, 4, nil, $0) }))
         }
         if let cascade = h.cascade {
             calls.append(("fk_cascade_best_neighbours(image NULL)", {

@@ -279,10 +279,15 @@ void fk_mmod_detector_free(fk_mmod_detector *detector);
 
 /* Runs the network over image (at most FK_MMOD_MAX_PIXELS) and reports the faces whose confidence
  * is at least threshold (finite; a negative one also reports faces it is unsure of), best first.
- * At most capacity are written to out; *count receives how many were found in all, which may
- * exceed capacity (call again with more room to get them all). */
+ * levels 0 searches dlib's whole image pyramid (each level 5/6 of the last, down to 5 px: every
+ * face from its 80 px window up); levels 1 ... 32 only its first levels, each searched alone and
+ * the detections thinned across them as dlib thins one pyramid: faces of about 80 to
+ * 80 x (6/5)^(levels-1) px, for a fifth of the time when a face's size is known (FaceKit's third
+ * look searches 3). At most capacity are written to out; *count receives how many were found in
+ * all, which may exceed capacity (call again with more room to get them all). */
 int32_t fk_mmod_detector_detect(fk_mmod_detector *detector, const fk_image *image, float threshold,
-                                fk_detection *out, int32_t capacity, int32_t *count, fk_error *error);
+                                int32_t levels, fk_detection *out, int32_t capacity, int32_t *count,
+                                fk_error *error);
 
 /* ---- Patch classification ---------------------------------------------------------------------
  * A small ONNX network over square grey patches, run through OpenCV's DNN module: the eye-state

@@ -21,6 +21,13 @@ package final class CNNFaceCheck: Sendable {
     static let viewSide = 240
     /// Seed-box sides across the view.
     static let viewSpan = 2.5
+    /// The levels of dlib's image pyramid searched (each 5/6 of the last): faces of 80 to about
+    /// 115 px in the view, where the face is about 96, for a fifth of the whole pyramid's time.
+    static let pyramidLevels = 3
+    /// The lowest of YuNet's two scores (the better) at which a face is asked about: under it the
+    /// development photos held about half the faces both looks doubt and none the CNN kept
+    /// (docs/accuracy.md, "Finding every face"), and each question costs a network pass.
+    package static let minimumYuNetScore = 0.5
     /// The lowest confidence asked for and reported: what ``confidence(in:seedBox:roll:)`` says
     /// when the network sees no face where the face should be.
     package static let floor = -1.0
@@ -36,10 +43,11 @@ package final class CNNFaceCheck: Sendable {
     /// upright by `roll` (its eye line's angle, radians, clockwise on screen), and the roll of the
     /// view that gave it; ``floor`` when it sees none.
     ///
-    /// With `turning` (orientation `.any`), when that view does not reach ``minimumConfidence``,
-    /// the views a quarter, half and three quarters of a turn further are tried too, and the best
-    /// is returned: a closed-eyed face at an angle is what a turned search pass takes the wrong
-    /// way up, and its 68 points, placed from that pass's roll, then give a roll off by as much.
+    /// With `turning` (for a face a turned search pass found), when that view does not reach
+    /// ``minimumConfidence``, the views a quarter, half and three quarters of a turn further are
+    /// tried too, and the best is returned: a closed-eyed face at an angle is what a turned pass
+    /// takes the wrong way up, and its 68 points, placed from that pass's roll, then give a roll
+    /// off by as much.
     func confidence(in image: FaceImage, seedBox: CGRect, roll: Double, turning: Bool) throws(FaceKitError)
         -> (confidence: Double, roll: Double)
     {
@@ -48,7 +56,7 @@ package final class CNNFaceCheck: Sendable {
             let turned = remainder(roll + Double(turn) * .pi / 2, 2 * .pi)
             let confidence = try Self.confidence(in: image, seedBox: seedBox, roll: turned) { view throws(FaceKitError) in
                 try network.withLock { (network) throws(FaceKitError) in
-                    try network.detect(in: view, threshold: Self.floor).map { ($0.box, $0.score) }
+                    try network.detect(in: view, threshold: Self.floor, levels: Self.pyramidLevels).map { ($0.box, $0.score) }
                 }
             }
             if confidence > best.confidence { best = (confidence, turned) }

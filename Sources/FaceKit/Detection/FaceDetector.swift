@@ -232,10 +232,13 @@ public final class FaceDetector: Sendable {
             }
             // The third look, where YuNet's second was taken (photos) and neither kept the face.
             var checkConfidence: Double?
-            if seen.upright != nil, lookingAtAll || !seen.kept, let faceCheck, let axis = shape.eyeAxis {
+            if let upright = seen.upright, lookingAtAll || !seen.kept, let faceCheck, let axis = shape.eyeAxis,
+                (candidate.isDiagonal ? max(upright, displacedScore ?? 0) : max(candidate.score, upright))
+                    >= CNNFaceCheck.minimumYuNetScore
+            {
                 let roll = atan2(Double(axis.y), Double(axis.x))
                 let checked = try faceCheck.confidence(
-                    in: image, seedBox: candidate.seedBox, roll: roll, turning: search.orientation == .any)
+                    in: image, seedBox: candidate.seedBox, roll: roll, turning: candidate.roll != nil)
                 checkConfidence = checked.confidence
                 if !seen.kept, checked.confidence >= CNNFaceCheck.minimumConfidence {
                     seen.kept = true

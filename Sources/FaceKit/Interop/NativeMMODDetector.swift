@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let cnn = try NativeMMODDetector(modelPath: try ModelLocator().path(for: .cnnFaceDetector))
-/// try cnn.detect(in: view, threshold: 0).first?.score   // 1.04
+/// try cnn.detect(in: view, threshold: 0, levels: 3).first?.score   // 1.04
 /// ```
 final class NativeMMODDetector {
     /// One face: its box in the pixels of the image searched, and the network's confidence.
@@ -27,10 +27,11 @@ final class NativeMMODDetector {
     deinit { fk_mmod_detector_free(pointer) }
 
     /// Runs `fk_mmod_detector_detect`: the faces in `image` whose confidence is at least
-    /// `threshold`, best first.
-    func detect(in image: FaceImage, threshold: Double) throws(FaceKitError) -> [Detection] {
+    /// `threshold`, best first, searched over the first `levels` levels of dlib's image pyramid
+    /// (each 5/6 of the last), or over all of them when `levels` is 0.
+    func detect(in image: FaceImage, threshold: Double, levels: Int = 0) throws(FaceKitError) -> [Detection] {
         try callNativeCollecting(subject: "CNN face check", capacity: 16, empty: fk_detection()) { out, capacity, count, error in
-            fk_mmod_detector_detect(pointer, image.nativeHandle, Float(threshold), out, capacity, count, error)
+            fk_mmod_detector_detect(pointer, image.nativeHandle, Float(threshold), Int32(levels), out, capacity, count, error)
         }.map { Detection($0) }
     }
 }
