@@ -35,7 +35,7 @@ struct CoverageEvaluation: ParsableCommand {
             .flag("before", \.before, help: "Measure the search before turned and close-up passes (upright, score 0.85)."),
             .option("write", \.write, valueName: "dir", help: "Write the photos and truth.csv to this folder instead."),
             .option("hog", \.hog, valueName: "margin", help: "Print the tables with dlib's HOG detector as the third look, at this margin (not in FaceKit: a study; runs it beside the CNN)."),
-            .option("cnn", \.cnn, valueName: "margin", help: "Print the tables with the CNN check at this margin (default: FaceKit's, 0.5; none with --before)."),
+            .option("cnn", \.cnn, valueName: "margin", help: "Print the tables with the CNN check at this margin (default: FaceKit's, CNNFaceCheck.minimumConfidence; none with --before)."),
             .option("records", \.recordsFile, valueName: "file", help: "Keep every detection in this CSV file, or read them from it when it exists (no detector run)."),
         ]
     }
@@ -188,7 +188,7 @@ struct CoverageEvaluation: ParsableCommand {
             /// (its confidences reach past 1).
             var margins: [Double] { (0...(self == .hog ? 20 : 30)).map { (Double($0) - 10) / 10 } }
             /// The margins of the grid printed beside the thresholds.
-            var shownMargins: [Double] { self == .hog ? [-0.5, -0.4, -0.2, 0] : [0, 0.3, 0.5, 0.9] }
+            var shownMargins: [Double] { self == .hog ? [-0.5, -0.4, -0.2, 0] : [0, 0.3, 0.4, 0.5] }
         }
         struct Check: Equatable {
             var look: Look

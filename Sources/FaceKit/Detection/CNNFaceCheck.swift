@@ -17,7 +17,7 @@ import Synchronization
 package final class CNNFaceCheck: Sendable {
     /// The CNN's confidence (dlib's own threshold is 0) at which it keeps a face, chosen on the
     /// development data by leave-one-set-out (docs/accuracy.md, "Finding every face").
-    package static let minimumConfidence = 0.5
+    package static let minimumConfidence = 0.4
     static let viewSide = 240
     /// Seed-box sides across the view.
     static let viewSpan = 2.5
