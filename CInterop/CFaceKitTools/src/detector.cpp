@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <string>
 #include <vector>
 
 #pragma GCC visibility push(hidden)  // FaceKit's own symbols stay inside the binary that links it
