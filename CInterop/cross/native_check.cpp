@@ -15,6 +15,7 @@
 //   decoded    each picture of Tests/Fixtures decoded (libjpeg, libpng, libheif with its AVIF and
 //              HEVC decoders, OpenCV's imgcodecs for the rest): its size and mean sample value
 //   clip       each clip of TestVideos read to its end (FFmpeg): frames, last timestamp, size
+//   allocator  whether the C library takes facekit's allocator settings (process_allocator.cpp)
 //   crafted    each image the fuzzing found (CInterop/fuzz/regressions): refused with which status
 //              (under a limit of 51,200 pixels, as FuzzRegressionTests reads them), or its size
 // Usage: native_check REPOSITORY MODELS (the folder with dlib's models). Prints "name value ...".
@@ -155,6 +156,11 @@ int main(int argc, char **argv) {
     }
     const std::string repository = argv[1], models = argv[2];
     fk_error error{};
+
+    // Taken by every glibc facekit runs on, or its photos' blocks are mapped afresh again.
+    const int32_t allocator = fk_allocator_keep_freed_memory();
+    std::printf("allocator %d\n", allocator);
+    if (allocator != 1) ++failures;
 
     fk_image *image = nullptr;
     if (!ok(fk_image_create_from_file((repository + "/Tests/Fixtures/astronaut.png").c_str(), 0, &image, &error),
