@@ -55,7 +55,7 @@ let package = Package(
         // paths as FaceKit writes them everywhere.
         .target(name: "FaceKitArguments", dependencies: ["FaceKit"]),
         .target(name: "FaceKitCLI", dependencies: ["FaceKit", "FaceKitArguments"]),
-        .executableTarget(name: "facekit", dependencies: ["FaceKit", "FaceKitCLI", "FaceKitArguments"]),
+        .executableTarget(name: "facekit", dependencies: ["FaceKitCLI", "FaceKitArguments"]),
         .executableTarget(name: "facekit-evaluate", dependencies: ["FaceKit", "FaceKitArguments", "FaceKitDatasets"]),
         .executableTarget(name: "facekit-train", dependencies: ["FaceKit", "FaceKitArguments", "FaceKitDatasets"]),
         .target(name: "FaceKitDatasets", dependencies: ["FaceKit", "FaceKitArguments", "CFaceKitTools"]),

@@ -12,7 +12,7 @@ internal import CFaceKit
 /// has `package` access, for FaceKit's executables: a library never changes its caller's allocator.
 ///
 /// ```swift
-/// if arguments.first == "analyze" { ProcessAllocator.keepFreedMemory() }   // first in main.swift
+/// ProcessAllocator.keepFreedMemory()   // facekit analyze: FaceKitCommand.prepareAllocator(for:)
 /// ```
 package enum ProcessAllocator {
     /// One arena for all threads, no block mapped apart below 1 GB, the heap never trimmed
