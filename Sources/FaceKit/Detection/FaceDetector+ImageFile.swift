@@ -16,7 +16,25 @@ extension FaceDetector {
     package func processWithSize(contentsOfFile path: String, maxPixels: Int = FaceImage.defaultMaxPixels)
         throws(FaceKitError) -> (faces: [Face], width: Int, height: Int, reduction: Int)
     {
-        let image = try FaceImage(contentsOfFile: path, maxPixels: maxPixels, minimumWidth: minimumDecodeWidth)
+        try processWithSize(decodedImage(contentsOfFile: path, maxPixels: maxPixels))
+    }
+
+    /// The image file at `path` decoded as ``process(contentsOfFile:maxPixels:)`` decodes it (no
+    /// larger than these options need), for ``processWithSize(_:)``: the two halves of
+    /// ``processWithSize(contentsOfFile:maxPixels:)``, for a caller that decodes one photo while
+    /// another is analysed. It only reads the options: any thread may call it, while this
+    /// detector is busy too.
+    package func decodedImage(contentsOfFile path: String, maxPixels: Int = FaceImage.defaultMaxPixels)
+        throws(FaceKitError) -> FaceImage
+    {
+        try FaceImage(contentsOfFile: path, maxPixels: maxPixels, minimumWidth: minimumDecodeWidth)
+    }
+
+    /// The faces in an image ``decodedImage(contentsOfFile:maxPixels:)`` decoded, with its
+    /// full size and reduction (see ``processWithSize(contentsOfFile:maxPixels:)``).
+    package func processWithSize(_ image: FaceImage) throws(FaceKitError)
+        -> (faces: [Face], width: Int, height: Int, reduction: Int)
+    {
         let size = image.fullSize
         return (try process(image), size.width, size.height, image.reduction)
     }

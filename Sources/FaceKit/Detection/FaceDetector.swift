@@ -153,7 +153,7 @@ public final class FaceDetector: Sendable {
     public func process(contentsOfFile path: String, maxPixels: Int = FaceImage.defaultMaxPixels)
         throws(FaceKitError) -> [Face]
     {
-        try process(FaceImage(contentsOfFile: path, maxPixels: maxPixels, minimumWidth: minimumDecodeWidth))
+        try process(decodedImage(contentsOfFile: path, maxPixels: maxPixels))
     }
 
     /// Width in pixels of the smallest wanted face box after a reduced decode: twice the 80 px

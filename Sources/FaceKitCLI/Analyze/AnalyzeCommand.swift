@@ -108,7 +108,7 @@ struct AnalyzeCommand: ParsableCommand {
         // Whatever happens before the end, the files are left for a later --resume.
         defer { run.close() }
         let inputs = run.inputs
-        workers.configureBLAS()
+        ProcessBLAS.configureForPhotos()
         let detectors = try makeDetectors()
         let known = try people.knownPeople(detector: detectors[0], warnings: context.stderr)
 
@@ -126,18 +126,18 @@ struct AnalyzeCommand: ParsableCommand {
         let progress = CollectionProgress(
             output: context.stderr, enabled: showProgress, total: { knownCount ?? count?.total }, resumedFrom: resumed)
         let maxPixels = self.maxPixels
-        let queue = OrderedWorkQueue(workers: detectors, window: 4 * jobs) {
-            (detector: FaceDetector, entry: ImageFileWalker.Entry) in detector.photo(of: entry, maxPixels: maxPixels)
-        }
+        let queue = PhotoQueue(detectors: detectors, window: 4 * jobs)
         var deliveredThisRun = 0
         var stoppedByHook = false
         queue.run(
-            inputs: inputs.remaining, idleAfter: checkpointer == nil ? nil : hooks.checkpointInterval,
+            inputs: PhotoQueue.photos(inputs.remaining, detector: detectors[0], maxPixels: maxPixels),
+            idleAfter: checkpointer == nil ? nil : hooks.checkpointInterval,
             onIdle: {
                 checkpointer?.checkpointIfPending(progress.tally)
                 if checkpointer?.failure != nil { queue.stop() }
             }
-        ) { _, entry, result in
+        ) { _, photo, result in
+            let entry = photo.input
             switch result {
             case .success(let (faces, image)):
                 for (faceIndex, face) in faces.enumerated() {

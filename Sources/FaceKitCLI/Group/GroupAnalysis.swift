@@ -55,10 +55,10 @@ final class GroupAnalysis {
 
     private func addPhotos(_ entries: [ImageFileWalker.Entry]) throws {
         let maxPixels = command.workers.maxPixels
-        let queue = OrderedWorkQueue(workers: try detectors(), window: 4 * command.workers.jobs) {
-            (detector: FaceDetector, entry: ImageFileWalker.Entry) in detector.photo(of: entry, maxPixels: maxPixels)
-        }
-        queue.run(inputs: entries) { _, entry, result in
+        let detectors = try detectors()
+        let queue = PhotoQueue(detectors: detectors, window: 4 * command.workers.jobs)
+        queue.run(inputs: PhotoQueue.photos(entries, detector: detectors[0], maxPixels: maxPixels)) { _, photo, result in
+            let entry = photo.input
             switch result {
             case .success(let (found, image)):
                 for (index, face) in found.enumerated() {

@@ -13,21 +13,37 @@ extension FaceDetector {
         }
     }
 
-    /// ``faces(of:maxPixels:)`` with what a row of `analyze` (and of `group`'s faces.csv) says of
-    /// the photo: its upright size (exact, from a JPEG's header where it was decoded reduced) and
-    /// its EXIF capture time (``PhotoMetadata``).
-    func photo(of entry: ImageFileWalker.Entry, maxPixels: Int) -> Result<(faces: [Face], image: ImageFacts), FailedInput> {
+    /// The photo decoded and its metadata read, or why it cannot be: what
+    /// ``photo(of:loaded:)`` analyses. It only reads this detector's options (``PhotoQueue`` runs
+    /// it on another thread while the detector analyses the photo before).
+    func load(_ entry: ImageFileWalker.Entry, maxPixels: Int) -> Result<LoadedPhoto, FailedInput> {
         if let failure = entry.failureDescription { return .failure(FailedInput(description: failure)) }
         do throws(FaceKitError) {
-            let found = try processWithSize(contentsOfFile: entry.path, maxPixels: maxPixels)
-            let metadata = PhotoMetadata.read(entry.path)
-            var image = ImageFacts(width: found.width, height: found.height, captureTime: metadata.captureTime)
-            if found.reduction > 1, let width = metadata.uprightWidth, let height = metadata.uprightHeight {
-                (image.width, image.height) = (width, height)
-            }
-            return .success((found.faces, image))
+            let image = try decodedImage(contentsOfFile: entry.path, maxPixels: maxPixels)
+            return .success(LoadedPhoto(image: image, metadata: PhotoMetadata.read(entry.path)))
         } catch {
             return .failure(FailedInput(description: error.description + Self.videoHint(entry.path, error)))
+        }
+    }
+
+    /// ``faces(of:maxPixels:)`` for a photo ``load(_:maxPixels:)`` read, with what a row of
+    /// `analyze` (and of `group`'s faces.csv) says of the photo: its upright size (exact, from a
+    /// JPEG's header where it was decoded reduced) and its EXIF capture time (``PhotoMetadata``).
+    func photo(of entry: ImageFileWalker.Entry, loaded: Result<LoadedPhoto, FailedInput>)
+        -> Result<(faces: [Face], image: ImageFacts), FailedInput>
+    {
+        loaded.flatMap { photo in
+            do throws(FaceKitError) {
+                let found = try processWithSize(photo.image)
+                let metadata = photo.metadata
+                var image = ImageFacts(width: found.width, height: found.height, captureTime: metadata.captureTime)
+                if found.reduction > 1, let width = metadata.uprightWidth, let height = metadata.uprightHeight {
+                    (image.width, image.height) = (width, height)
+                }
+                return .success((found.faces, image))
+            } catch {
+                return .failure(FailedInput(description: error.description + Self.videoHint(entry.path, error)))
+            }
         }
     }
 
@@ -38,4 +54,11 @@ extension FaceDetector {
         }
         return "; it is named as a video: run facekit track \(ResumeHint.shellWord(path))"
     }
+}
+
+/// A photo of a walk decoded (as small as the detector's options allow) with its metadata: what
+/// ``FaceDetector/load(_:maxPixels:)`` reads ahead of the photo's analysis.
+struct LoadedPhoto: Sendable {
+    let image: FaceImage
+    let metadata: PhotoMetadata
 }
