@@ -68,14 +68,13 @@ struct ReportAnalysis {
                 try FaceDetector(sharingModelsWith: first)
             }
             let maxPixels = workers.maxPixels
-            let queue = OrderedWorkQueue(workers: detectors, window: 4 * detectors.count) {
-                (detector: FaceDetector, entry: ImageFileWalker.Entry) in detector.faces(of: entry, maxPixels: maxPixels)
-            }
+            let queue = PhotoQueue(detectors: detectors, window: 4 * detectors.count)
             let total = photos.count
             let progress = CollectionProgress(output: context.stderr, enabled: showProgress, total: { total })
-            queue.run(inputs: photos) { _, entry, outcome in
+            queue.run(inputs: PhotoQueue.photos(photos, detector: first, maxPixels: maxPixels)) { _, photo, outcome in
+                let entry = photo.input
                 switch outcome {
-                case .success(let faces):
+                case .success(let (faces, _)):
                     progress.record(faces: faces.count, failed: false)
                     result.photosAnalysed.append(entry.path)
                     for (index, face) in faces.enumerated() {

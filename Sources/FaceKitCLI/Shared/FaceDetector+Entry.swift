@@ -1,21 +1,11 @@
 import FaceKit
 
 extension FaceDetector {
-    /// The faces of one photo an ``ImageFileWalker`` found, or the line to report for it: the
-    /// walk's own failure (a folder that cannot be read, ...) or the photo's (unreadable,
-    /// truncated, more than `maxPixels`). What `report` runs on each photo.
-    func faces(of entry: ImageFileWalker.Entry, maxPixels: Int) -> Result<[Face], FailedInput> {
-        if let failure = entry.failureDescription { return .failure(FailedInput(description: failure)) }
-        do throws(FaceKitError) {
-            return .success(try process(contentsOfFile: entry.path, maxPixels: maxPixels))
-        } catch {
-            return .failure(FailedInput(description: error.description))
-        }
-    }
-
-    /// The photo decoded and its metadata read, or why it cannot be: what
-    /// ``photo(of:loaded:)`` analyses. It only reads this detector's options (``PhotoQueue`` runs
-    /// it on another thread while the detector analyses the photo before).
+    /// One photo an ``ImageFileWalker`` found, decoded and its metadata read, or the line to
+    /// report for it: the walk's own failure (a folder that cannot be read, ...) or the photo's
+    /// (unreadable, truncated, more than `maxPixels`). What ``photo(of:loaded:)`` analyses. It
+    /// only reads this detector's options (``PhotoQueue`` runs it on another thread while the
+    /// detector analyses the photo before).
     func load(_ entry: ImageFileWalker.Entry, maxPixels: Int) -> Result<LoadedPhoto, FailedInput> {
         if let failure = entry.failureDescription { return .failure(FailedInput(description: failure)) }
         do throws(FaceKitError) {
@@ -26,9 +16,10 @@ extension FaceDetector {
         }
     }
 
-    /// ``faces(of:maxPixels:)`` for a photo ``load(_:maxPixels:)`` read, with what a row of
-    /// `analyze` (and of `group`'s faces.csv) says of the photo: its upright size (exact, from a
-    /// JPEG's header where it was decoded reduced) and its EXIF capture time (``PhotoMetadata``).
+    /// The faces of a photo ``load(_:maxPixels:)`` read, or the line to report for it, with what a
+    /// row of `analyze` (and of `group`'s faces.csv) says of the photo: its upright size (exact,
+    /// from a JPEG's header where it was decoded reduced) and its EXIF capture time
+    /// (``PhotoMetadata``). What `analyze`, `group` and `report` run on each photo.
     func photo(of entry: ImageFileWalker.Entry, loaded: Result<LoadedPhoto, FailedInput>)
         -> Result<(faces: [Face], image: ImageFacts), FailedInput>
     {

@@ -1,6 +1,6 @@
 import FaceKit
 
-/// The work queue `analyze` and `group` run over a walk's photos: each detector analyses one
+/// The work queue `analyze`, `group` and `report` run over a walk's photos: each detector analyses one
 /// photo at a time on a thread of its own, the results come back in the walk's order
 /// (``OrderedWorkQueue``), and the next photo is decoded while the photos before are analysed
 /// (``LoadAhead``).
