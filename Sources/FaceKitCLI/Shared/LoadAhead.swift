@@ -4,8 +4,8 @@ import FaceKit
 /// A sequence read one element ahead of its consumer, each element's load (for `analyze`,
 /// decoding the photo) started on a thread of its own as soon as the element is read: while a
 /// worker analyses one photo, the next one decodes. With one job that is work for the core the
-/// worker leaves idle; decoding is about a third of a photo's time (docs/benchmarks.md,
-/// "Photo collections").
+/// worker leaves idle; JPEG decoding was 18% of a one-job run's CPU time (docs/benchmarks.md,
+/// "Photo collections, against face_recognition").
 ///
 /// At most one element is loaded ahead of those the consumer has taken, so memory grows by one
 /// loaded element. The sequence never ends before its loads do: once it is done with (after an

@@ -1,9 +1,9 @@
 import FaceKit
 
-/// The work queue `analyze`, `group` and `report` run over a walk's photos: each detector analyses one
-/// photo at a time on a thread of its own, the results come back in the walk's order
-/// (``OrderedWorkQueue``), and the next photo is decoded while the photos before are analysed
-/// (``LoadAhead``).
+/// The work queue `analyze`, `group` and `report` run over a walk's photos: each detector
+/// analyses one photo at a time on a thread of its own, the results come back in the walk's
+/// order (``OrderedWorkQueue``), and the next photo is decoded while the photos before are
+/// analysed (``LoadAhead``).
 ///
 /// ```swift
 /// let queue = PhotoQueue(detectors: detectors, window: 8)
@@ -13,10 +13,13 @@ import FaceKit
 /// ```
 typealias PhotoQueue = OrderedWorkQueue<FaceDetector, PhotoQueueInput, Result<(faces: [Face], image: ImageFacts), FailedInput>>
 
-/// A photo of the walk, its decoding started.
+/// A photo of the walk, its decoding started. (A ``LoadAhead``'s element does not depend on the
+/// sequence it reads: the walk's lazy sequence and an array give the same.)
 typealias PhotoQueueInput = LoadAhead<[ImageFileWalker.Entry], Result<LoadedPhoto, FailedInput>>.Element
 
 extension PhotoQueue {
+    /// A queue with one worker per detector, at most `window` photos claimed beyond the last
+    /// delivered (``OrderedWorkQueue``).
     convenience init(detectors: [FaceDetector], window: Int) {
         self.init(workers: detectors, window: window) { detector, photo in
             detector.photo(of: photo.input, loaded: photo.loaded.take())
