@@ -108,7 +108,7 @@ struct AnalyzeCommand: ParsableCommand {
         // Whatever happens before the end, the files are left for a later --resume.
         defer { run.close() }
         let inputs = run.inputs
-        ProcessBLAS.configureForPhotos()
+        workers.configureBLAS()
         let detectors = try makeDetectors()
         let known = try people.knownPeople(detector: detectors[0], warnings: context.stderr)
 

@@ -6,12 +6,13 @@ import FaceKit
 /// `OPENBLAS_NUM_THREADS` instead), and FaceKit's types only document when to use it.
 ///
 /// OpenBLAS uses every core for each product by default, which is right for one worker running
-/// one network and nothing else. facekit sets it to one thread in four cases, each measured
+/// one network and nothing else. facekit sets it to one thread in three cases, each measured
 /// (docs/benchmarks.md):
-/// - `analyze` (``configureForPhotos()``), even with one job: a thread decodes the next photo
-///   while the worker analyses one (``PhotoQueue``), and OpenBLAS's idle threads spin beside
-///   them: one job took 15% less CPU time on 2 cores with one thread, and no longer;
-/// - several workers (``WorkerFlags/configureBLAS()``): N workers then use N cores, not N x cores threads;
+/// - a run over photos (``configureForPhotos()``, through ``WorkerFlags/configureBLAS()``:
+///   `analyze`, `group`, `report`), whatever `--jobs`: N workers then use N cores, not N x cores
+///   threads, and with one job a thread decodes the next photo while the worker analyses one
+///   (``PhotoQueue``), beside which OpenBLAS's idle threads spin (`analyze`: 15% less CPU time on
+///   2 cores with one thread, and no longer);
 /// - a re-identifying ``FaceTracker``: OpenBLAS's idle threads spin after each descriptor and take
 ///   the cores that decoding, YuNet and optical flow need (5-30% more frames per second on 2 cores);
 /// - clustering (``NearestNeighbourGraph``, under ``FaceClustering``): its tiles already run on every
@@ -22,14 +23,9 @@ import FaceKit
 /// ProcessBLAS.configure(for: tracker)   // one thread when it re-identifies
 /// ```
 enum ProcessBLAS {
-    /// One thread per product for `analyze`'s ``PhotoQueue``; call before it starts.
+    /// One thread per product for a ``PhotoQueue``; call before it starts.
     static func configureForPhotos() {
         BLASThreads.set(1)
-    }
-
-    /// One thread per product when `workers` workers run networks at once; call before they start.
-    static func configure(workers: Int) {
-        if workers > 1 { BLASThreads.set(1) }
     }
 
     /// One thread per product when `tracker` computes descriptors, before its first frame.

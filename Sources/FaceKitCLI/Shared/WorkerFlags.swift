@@ -6,14 +6,14 @@ import Foundation
 /// `report`): how many workers, and how large an image each may read. One definition, checked
 /// once, so that every command says the same about the same mistake.
 ///
-/// The group also makes the process-wide decision that goes with several workers
+/// The group also makes the process-wide decision that goes with its commands' photo queue
 /// (``configureBLAS()``, through ``ProcessBLAS``).
 ///
 /// ```swift
 /// var workers = WorkerFlags()
 /// workers.jobs = 4
 /// try workers.validate()
-/// workers.configureBLAS()   // one BLAS thread per worker
+/// workers.configureBLAS()   // one BLAS thread per product
 /// ```
 struct WorkerFlags: Sendable {
     var jobs = UsableCores.count
@@ -69,8 +69,9 @@ struct WorkerFlags: Sendable {
         }
     }
 
-    /// Gives each BLAS product one thread when there are several workers, so that N workers
-    /// running dlib's networks use N cores rather than asking for N x cores threads; call it
-    /// before the workers start. One worker keeps OpenBLAS's default (every core).
-    func configureBLAS() { ProcessBLAS.configure(workers: jobs) }
+    /// Gives each BLAS product one thread for the ``PhotoQueue`` these flags' commands run: N
+    /// workers running dlib's networks then use N cores rather than asking for N x cores threads,
+    /// and one worker leaves the second core to the thread decoding the next photo
+    /// (``ProcessBLAS/configureForPhotos()``). Call it before the workers start.
+    func configureBLAS() { ProcessBLAS.configureForPhotos() }
 }
