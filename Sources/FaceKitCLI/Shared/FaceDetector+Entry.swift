@@ -3,7 +3,7 @@ import FaceKit
 extension FaceDetector {
     /// One photo an ``ImageFileWalker`` found, decoded and its metadata read, or the line to
     /// report for it: the walk's own failure (a folder that cannot be read, ...) or the photo's
-    /// (unreadable, truncated, more than `maxPixels`). What ``photo(of:loaded:)`` analyses. It
+    /// (unreadable, truncated, more than `maxPixels`). What ``photo(_:)`` analyses. It
     /// only reads this detector's options (``PhotoQueue`` runs it on another thread while the
     /// detector analyses the photo before).
     func load(_ entry: ImageFileWalker.Entry, maxPixels: Int) -> Result<LoadedPhoto, FailedInput> {
@@ -20,9 +20,7 @@ extension FaceDetector {
     /// row of `analyze` (and of `group`'s faces.csv) says of the photo: its upright size (exact,
     /// from a JPEG's header where it was decoded reduced) and its EXIF capture time
     /// (``PhotoMetadata``). What `analyze`, `group` and `report` run on each photo.
-    func photo(of entry: ImageFileWalker.Entry, loaded: Result<LoadedPhoto, FailedInput>)
-        -> Result<(faces: [Face], image: ImageFacts), FailedInput>
-    {
+    func photo(_ loaded: Result<LoadedPhoto, FailedInput>) -> Result<(faces: [Face], image: ImageFacts), FailedInput> {
         loaded.flatMap { photo in
             do throws(FaceKitError) {
                 let found = try processWithSize(photo.image)
@@ -33,7 +31,8 @@ extension FaceDetector {
                 }
                 return .success((found.faces, image))
             } catch {
-                return .failure(FailedInput(description: error.description + Self.videoHint(entry.path, error)))
+                // Only decoding finds a file that is not an image: the video hint is load's.
+                return .failure(FailedInput(description: error.description))
             }
         }
     }

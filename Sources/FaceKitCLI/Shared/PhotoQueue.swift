@@ -22,7 +22,7 @@ extension PhotoQueue {
     /// delivered (``OrderedWorkQueue``).
     convenience init(detectors: [FaceDetector], window: Int) {
         self.init(workers: detectors, window: window) { detector, photo in
-            detector.photo(of: photo.input, loaded: photo.loaded.take())
+            detector.photo(photo.loaded.take())
         }
     }
 
