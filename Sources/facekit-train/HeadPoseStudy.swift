@@ -160,8 +160,10 @@ struct HeadPoseStudy {
                 let model: Model = factorised.enumerated().map { ($0.offset, $0.element.x, $0.element.y, $0.element.z * depth) }
                 let level = -meanSignedPitchError(model, focal: focal, faces, indices, truth)
                 let estimates = angles(faces, indices, model: model, focal: focal, level: level)
-                let error = (0..<2).map { axis in
-                    mean(zip(estimates, indices).map { abs($0[axis] - truth[$1][axis]) })
+                let error: Double = (0..<2).map { (axis: Int) -> Double in
+                    mean(zip(estimates, indices).map { (estimate: [Double], index: Int) -> Double in
+                        abs(estimate[axis] - truth[index][axis])
+                    })
                 }.reduce(0, +)
                 candidates.append(
                     (Fit(model: model, focalLengthInImageWidths: focal, depthScale: depth, levelPitchDegrees: level), error))

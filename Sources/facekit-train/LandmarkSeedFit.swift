@@ -56,8 +56,10 @@ struct LandmarkSeedFit {
             let dy = median(pairs.map { (Double($0.hogBox.midY) - centre($0).y) / $0.features.width })
             let sides = pairs.map { Double($0.hogBox.width) }
             if !usesKeypoints {
-                let weight = zip(sides, pairs).map { $0 * $1.features.width }.reduce(0, +)
-                    / pairs.map { $0.features.width * $0.features.width }.reduce(0, +)
+                // Typed sums: the one-expression form took the type checker 8 s.
+                let widthTimesSide: Double = zip(sides, pairs).map { side, pair in side * pair.features.width }.reduce(0, +)
+                let widthSquared: Double = pairs.map { $0.features.width * $0.features.width }.reduce(0, +)
+                let weight = widthTimesSide / widthSquared
                 return Mapping(usesKeypoints: false, xOffset: dx, yOffset: dy, widthWeight: weight, spreadWeight: 0)
             }
             // Two unknowns: solve the 2x2 normal equations.

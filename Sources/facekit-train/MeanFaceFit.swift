@@ -89,12 +89,17 @@ enum MeanFaceFit {
             for i in 0..<3 { for j in 0..<3 { h[i][j] += ca[i] * cb[j] } }
             sourceSize += (ca * ca).sum()
         }
-        let hth = (0..<3).map { i in (0..<3).map { j in (0..<3).map { h[$0][i] * h[$0][j] }.reduce(0, +) } }
+        // Typed row by row: the nested one-expression forms took the type checker 8 s.
+        let hth: [[Double]] = (0..<3).map { i in
+            (0..<3).map { j -> Double in (0..<3).map { (r: Int) -> Double in h[r][i] * h[r][j] }.reduce(0, +) }
+        }
         let eigen = SymmetricEigen(hth)
         // V's columns are HᵀH's eigenvectors; U's are H vₖ / σₖ.
         let v = eigen.vectors
         let sigmas = eigen.values.map { max($0, 0).squareRoot() }
-        let u = (0..<3).map { k in (0..<3).map { i in (0..<3).map { h[i][$0] * v[k][$0] }.reduce(0, +) / sigmas[k] } }
+        let u: [[Double]] = (0..<3).map { k in
+            (0..<3).map { i -> Double in (0..<3).map { (c: Int) -> Double in h[i][c] * v[k][c] }.reduce(0, +) / sigmas[k] }
+        }
         // R (3x3) maps a source vector a to Σₖ vₖ (uₖ·a).
         let scale = sigmas.reduce(0, +) / sourceSize
         return points.map { p in

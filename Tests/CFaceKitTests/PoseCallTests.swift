@@ -112,7 +112,7 @@ struct PoseCallTests {
     @Test("refuses a focal length that is not positive and leaves out untouched")
     func refusesFocalLength() {
         let xyz = Self.model.prefix(6).flatMap { [Float($0.x), Float($0.y), Float($0.z)] }
-        let points = (0..<6).map { fk_point(x: Float($0 * 10), y: Float($0 * 7 % 5)) }
+        let points = (0..<6).map { (i: Int) in fk_point(x: Float(i * 10), y: Float(i * 7 % 5)) }
         var pose = fk_pose()
         pose.rotation.0 = 42
         let call = NativeCall { fk_solve_pose(xyz, points, 6, 64, 48, 0, &pose, $0) }

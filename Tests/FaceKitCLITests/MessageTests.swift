@@ -83,11 +83,11 @@ struct MessageTests {
         try TestSupport.withTemporaryFolder { folder in
             let run = TestSupport.run(["report", "--output", folder + "/report", folder + "/faces.csv"])
             #expect(run.status == 1)
-            #expect(
-                run.stderrLines.first
-                    == "facekit: \(folder)/faces.csv: cannot read the table: No such file or directory; write it first "
-                    + "(facekit analyze --output \(folder)/faces.csv photos/, or track or group), "
-                    + "or give report the photos and videos to analyse itself", "\(run.stderr)")
+            let expected =
+                "facekit: \(folder)/faces.csv: cannot read the table: No such file or directory; write it first "
+                + "(facekit analyze --output \(folder)/faces.csv photos/, or track or group), "
+                + "or give report the photos and videos to analyse itself"
+            #expect(run.stderrLines.first == expected, "\(run.stderr)")
             #expect(!run.stderr.contains("The operation could not be completed"))
         }
     }

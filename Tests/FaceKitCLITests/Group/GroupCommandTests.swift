@@ -123,8 +123,10 @@ struct GroupCommandTests {
                 }
             }
             let people = try Self.table(root + "/direct/people.csv")
-            #expect(people.map { Int($0["faces"]!)! } == people.map { Int($0["faces"]!)! }.sorted(by: >))
-            #expect(people.map(\.["person_id"]) == (0..<people.count).map { String($0) })
+            let counts: [Int] = people.map { Int($0["faces"]!)! }
+            #expect(counts == counts.sorted(by: >))
+            let ids: [String?] = people.map { $0["person_id"] }
+            #expect(ids == (0..<people.count).map { String($0) })
 
             let lines = root + "/faces.jsonl"
             let analysed = TestSupport.analyze(["--descriptors", "--format", "jsonl", "--output", lines, folder])

@@ -160,7 +160,7 @@ struct CSVFaceWriterTests {
         #expect(header.count == 26 + 136)
         #expect(Array(header[26...27]) == ["x_0", "x_1"] && header[93] == "x_67" && header[94] == "y_0" && header.last == "y_67")
         var face = sampleFace()
-        face.points68 = (0..<68).map { $0 == 5 ? nil : CGPoint(x: Double($0) + 0.125, y: 200 + Double($0)) }
+        face.points68 = (0..<68).map { (i: Int) -> CGPoint? in i == 5 ? nil : CGPoint(x: Double(i) + 0.125, y: 200 + Double(i)) }
         let cells = CSVFaceWriter.cells(for: FaceRecord(source: "a.jpg", index: 0, face: face), columns: columns)
         #expect(cells.count == header.count)
         #expect(cells[26] == "0.13" && cells[94] == "200")

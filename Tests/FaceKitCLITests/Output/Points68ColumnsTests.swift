@@ -59,8 +59,9 @@ struct Points68ColumnsTests {
                 (x...x + w).contains(centre.0), (y...y + h).contains(centre.1)
             else { continue }
             let scale = Double(hypot(truth[36].x - truth[45].x, truth[36].y - truth[45].y))
-            let found = (0..<68).compactMap { index in
-                (points[index] as? [Double]).map { hypot($0[0] - truth[index].x, $0[1] - truth[index].y) / scale }
+            let found = (0..<68).compactMap { (index: Int) -> Double? in
+                guard let point = points[index] as? [Double] else { return nil }
+                return hypot(point[0] - truth[index].x, point[1] - truth[index].y) / scale
             }
             errors.append(found.reduce(0, +) / Double(found.count))
         }
