@@ -14,6 +14,7 @@ struct TrainCommand: ParsableCommand {
             abstract: "Fit FaceKit's classifiers and constants on the development data.",
             subcommands: [
                 Training.self, EyePatchExport.self, MouthPatchExport.self, LandmarkSeedFit.self, DetectionThreshold.self, HeadPoseStudy.self,
+                SmallEyeStudy.self,
             ])
     }
 
@@ -81,6 +82,16 @@ extension HeadPoseStudy: TrainingStep {
     }
 
     static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options, cache: true) }
+}
+
+extension SmallEyeStudy: TrainingStep {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "small-eyes",
+            abstract: "Measure the eye-state network on strangers' faces shrunk to 12-32 px between the eyes and fit SmallEyeCorrection.")
+    }
+
+    static var arguments: [ArgumentDefinition<Self>] { TrainingOptions.arguments(\.options) }
 }
 
 /// What every facekit-train subcommand shares: its options, checked before it runs, and a
