@@ -87,6 +87,22 @@ struct AnyOrientationTests {
     }
 
     @Test(
+        "a group photo's small faces (eyes 19-21 px apart) get both eye probabilities, upright and turned", .needsSharedData,
+        arguments: [0, 90, 180])
+    func smallFacesEyes(degrees: Int) throws {
+        let photo = try PhotoVariant(image: FaceImage(contentsOfFile: TestData.shared("photos/dlib-faces/2008_004176.jpg")), faces: [])
+            .turned(byDegrees: Double(degrees))
+        let faces = try Self.detector().process(photo.image)
+        try #require(faces.count == 7, "faces: \(faces.count)")
+        let eyes = faces.map { [$0.leftEyeOpenProbability, $0.rightEyeOpenProbability] }
+        #expect(eyes.allSatisfy { $0.allSatisfy { $0 != nil } }, "eyes: \(eyes)")
+        // Seven people posing, two of them squinting as they laugh (one behind glasses): at
+        // least five read open.
+        let open = eyes.filter { (($0[0] ?? 0) + ($0[1] ?? 0)) / 2 >= 0.5 }.count
+        #expect(open >= 5, "eyes: \(eyes)")
+    }
+
+    @Test(
         "a group photo turned between upright and a quarter turn keeps its small faces, which score low upright",
         .needsSharedData, arguments: [30, -60])
     func diagonalGroupPhoto(degrees: Int) throws {
