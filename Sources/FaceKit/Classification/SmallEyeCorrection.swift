@@ -3,8 +3,9 @@ import Foundation
 /// The eye-state network's probability made honest for small eyes.
 ///
 /// The network's calibration is fitted on photos whose outer eye corners are mostly over 24 px
-/// apart. Below that an eye is a few pixels wide, the network reads more open eyes as closed and
-/// is less sure than its output says; this correction moves its log-odds `z` to
+/// apart. Below that an eye is a few pixels wide, and the network, saved JPEG and all, reads
+/// closed eyes as open more often than open ones as closed and is surer than it is right; this
+/// correction moves its log-odds `z` to
 /// `z + u (alpha z + beta)`, `u = log2(24 / distance)`, which is `z` itself from 24 px up.
 /// `facekit-train small-eyes` fits `alpha` and `beta` on the network's test split shrunk to
 /// 12-24 px and prints the before-and-after table of docs/accuracy.md ("Small eyes").
