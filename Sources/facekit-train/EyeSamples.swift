@@ -82,7 +82,7 @@ struct EyeSamples {
             let kind: Face.Probability = eye == .left ? .leftEyeOpen : .rightEyeOpen
             samples.append(Sample(
                 open: open,
-                interOcular: hypot(shape.points[36].x - shape.points[45].x, shape.points[36].y - shape.points[45].y),
+                interOcular: shape.interOcularDistance,
                 person: person, source: source, eye: eye, trainingPatch: patch, runtime: face?.probability(kind),
                 runtimeAbsence: face?.absenceReason(kind)))
             return samples.count - 1

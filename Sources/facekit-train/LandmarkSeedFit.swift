@@ -137,7 +137,7 @@ struct LandmarkSeedFit {
             images = [pair.image: image]
             let fromSeed = try detector.shape(in: image, seedBox: seed)
             let fromHOG = try detector.shape(in: image, seedBox: pair.hogBox)
-            let scale = fromHOG.points[36].distance(to: fromHOG.points[45])
+            let scale = fromHOG.interOcularDistance
             let gap = zip(fromSeed.points, fromHOG.points).map { $0.distance(to: $1) }.reduce(0, +) / 68
             gaps.append(scale > 0 ? gap / scale : .nan)
         }

@@ -76,7 +76,7 @@ struct MouthPatchExport {
                 }
                 mouths.append(Mouth(
                     set: set, source: entry.file, train: trains(number), smiling: entry.smiling,
-                    interOcular: hypot(shape.points[36].x - shape.points[45].x, shape.points[36].y - shape.points[45].y), plausible: shape.isPlausible, features: features, patch: patch,
+                    interOcular: shape.interOcularDistance, plausible: shape.isPlausible, features: features, patch: patch,
                     runtime: face.smilingProbability))
             }
             counts.append("\(set),\(entries.count),\(missed)")

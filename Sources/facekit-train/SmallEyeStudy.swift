@@ -53,7 +53,7 @@ struct SmallEyeStudy {
             for (index, name) in names.enumerated() where index % 10 == 0 {
                 let image = try FaceImage(contentsOfFile: url.appendingPathComponent(name).path)
                 guard let full = try largestFace(in: image, detector: detector) else { continue }
-                let distance = Self.distance(full.shape)
+                let distance = full.shape.interOcularDistance
                 for target in Self.distances where target < 0.95 * distance {
                     tried[target, default: 0] += 1
                     let scale = target / distance
@@ -73,7 +73,7 @@ struct SmallEyeStudy {
                         for probability in try network.openProbabilities(patches) {
                             eyes.append(Eye(
                                 open: open, face: index / 10, target: target, compressed: compressed,
-                                distance: Self.distance(found.shape), probability: probability))
+                                distance: found.shape.interOcularDistance, probability: probability))
                         }
                     }
                 }
@@ -93,19 +93,13 @@ struct SmallEyeStudy {
             all.alpha, all.beta))
     }
 
-    static func distance(_ shape: FaceShape) -> Double {
-        hypot(shape.points[36].x - shape.points[45].x, shape.points[36].y - shape.points[45].y)
-    }
-
     /// One condition's table: the network's reading by size, and corrected by the fit on the
     /// other half of the faces.
     static func table(
-        eyes: [Eye], compressed: Bool, halves: [(alpha: Double, beta: Double)], tried: [Double: Int], missed: [Key: Int]
+        eyes: [Eye], compressed: Bool, halves: [SmallEyeCorrection], tried: [Double: Int], missed: [Key: Int]
     ) -> [String] {
-        let crossed = eyes.map { eye in
-            SmallEyeCorrection(alpha: halves[eye.face % 2].alpha, beta: halves[eye.face % 2].beta)
-                .corrected(eye.probability, interOcularDistance: eye.distance)
-        }
+        let raw = eyes.map(\.probability)
+        let crossed = eyes.map { halves[$0.face % 2].corrected($0.probability, interOcularDistance: $0.distance) }
         var lines = [
             "### The network's test split shrunk" + (compressed ? ", then saved as JPEG of quality \(jpegQuality)" : ""), "",
             "| eye-corner distance | faces shrunk | found | closed eyes | read closed | open eyes | read open | AUC | "
@@ -119,7 +113,6 @@ struct SmallEyeStudy {
             func share(_ rows: [Int], _ values: [Double], _ holds: (Double) -> Bool) -> String {
                 String(format: "%.3f", Double(rows.filter { holds(values[$0]) }.count) / Double(rows.count))
             }
-            let raw = eyes.map(\.probability)
             let auc = ClassifierMetrics.rocAUC(scores: rows.map { raw[$0] }, labels: rows.map { eyes[$0].open })
             func brier(_ values: [Double]) -> String {
                 let error = { (rows: [Int]) in rows.reduce(0) { $0 + pow(values[$1] - (eyes[$1].open ? 1 : 0), 2) } / Double(rows.count) }
@@ -140,12 +133,11 @@ struct SmallEyeStudy {
 
     /// Newton's method on the weighted log-loss of `z + u (alpha z + beta)`, closed and open eyes
     /// weighing the same.
-    static func fit(_ eyes: [Eye]) -> (alpha: Double, beta: Double) {
+    static func fit(_ eyes: [Eye]) -> SmallEyeCorrection {
         let openCount = Double(eyes.filter(\.open).count), closedCount = Double(eyes.count) - openCount
         let rows = eyes.map { eye -> (z: Double, u: Double, y: Double, w: Double) in
-            let p = min(max(eye.probability, 1e-6), 1 - 1e-6)
-            return (log(p / (1 - p)), SmallEyeCorrection.smallness(eye.distance), eye.open ? 1 : 0,
-                    0.5 / (eye.open ? openCount : closedCount))
+            (LogisticModel.logOdds(eye.probability), SmallEyeCorrection.smallness(eye.distance), eye.open ? 1 : 0,
+             0.5 / (eye.open ? openCount : closedCount))
         }
         var (alpha, beta) = (0.0, 0.0)
         for _ in 0..<50 {
@@ -165,6 +157,6 @@ struct SmallEyeStudy {
             alpha -= (hbb * ga - hab * gb) / determinant
             beta -= (haa * gb - hab * ga) / determinant
         }
-        return (alpha, beta)
+        return SmallEyeCorrection(alpha: alpha, beta: beta)
     }
 }

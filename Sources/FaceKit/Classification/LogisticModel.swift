@@ -30,6 +30,13 @@ package struct LogisticModel: Sendable, Equatable {
         1 / (1 + exp(-logit(features)))
     }
 
+    /// The log-odds of `probability`, bounded so that a probability of exactly 0 or 1 stays
+    /// finite (at about -13.8 and 13.8).
+    package static func logOdds(_ probability: Double) -> Double {
+        let p = min(max(probability, 1e-6), 1 - 1e-6)
+        return log(p / (1 - p))
+    }
+
     /// The log-odds behind ``probability(_:)``, for blending with another model's.
     package func logit(_ features: [Double]) -> Double {
         precondition(features.count == weights.count, "LogisticModel.logit: \(weights.count) features expected")

@@ -35,8 +35,7 @@ package struct SmallEyeCorrection: Sendable {
     package func corrected(_ probability: Double, interOcularDistance: Double) -> Double {
         let u = Self.smallness(interOcularDistance)
         guard u > 0 else { return probability }
-        let p = min(max(probability, 1e-6), 1 - 1e-6)
-        let z = log(p / (1 - p))
+        let z = LogisticModel.logOdds(probability)
         return 1 / (1 + exp(-(z + u * (alpha * z + beta))))
     }
 }

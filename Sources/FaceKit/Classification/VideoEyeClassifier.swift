@@ -41,7 +41,6 @@ package struct VideoEyeClassifier: Sendable {
     /// The video model's features: the still probability's log-odds (bounded, so that a
     /// probability of exactly 0 or 1 stays finite) and the relative openness.
     package static func features(still: Double, relativeOpenness: Double) -> [Double] {
-        let p = min(max(still, 1e-6), 1 - 1e-6)
-        return [log(p / (1 - p)), relativeOpenness]
+        [LogisticModel.logOdds(still), relativeOpenness]
     }
 }

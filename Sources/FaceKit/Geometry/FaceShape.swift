@@ -65,7 +65,7 @@ extension FaceShape {
     var leftEyeCentre: CGPoint { .mean(of: points[Self.leftEyeIndices]) }
 
     /// Distance between the outer eye corners (36, 45): the usual scale for landmark error.
-    var interOcularDistance: Double { points[36].distance(to: points[45]) }
+    package var interOcularDistance: Double { points[36].distance(to: points[45]) }
 
     /// Unit vector from the subject's right eye to the left eye; the face's own "x" axis, which
     /// keeps the geometry right under roll. `nil` when the eye centres coincide.
